@@ -1,0 +1,225 @@
+package contextstack
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// The tool-description discipline. A tool's description is read by the
+// model; its input schema by the function-calling machinery. The
+// description says when and why to use the tool, what it returns and how
+// it fails (the surface); it does not repeat the schema's parameter
+// names, types, required flags and defaults, and it does not describe how
+// the tool works inside (the machinery: which API it calls, which table
+// it reads). LintTools checks tool specs against that rule.
+
+// The rules LintTools applies; Problem.Rule is one of them.
+const (
+	// RuleEmptyDescription: a tool without a description leaves the model
+	// guessing when to use it.
+	RuleEmptyDescription = "empty-description"
+	// RuleParameterSection: a "Parameters:" section repeats the schema.
+	RuleParameterSection = "parameter-section"
+	// RuleParameterListed: a parameter of the schema listed with its type,
+	// required flag or a colon ("- query: ...", "query (string)").
+	RuleParameterListed = "parameter-listed"
+	// RuleImplementation: the description says how the tool works (an
+	// API, an endpoint, a URL, a table, a database) instead of when and
+	// why to use it.
+	RuleImplementation = "implementation"
+	// RuleInvalidSchema: the input schema is not a JSON object.
+	RuleInvalidSchema = "invalid-schema"
+)
+
+// Problem is one violation of the tool-description discipline.
+type Problem struct {
+	Tool    string // the tool's name
+	Rule    string // one of the Rule constants
+	Message string // what is wrong and what to do instead
+}
+
+// String formats the problem as `tool "name": message`.
+func (p Problem) String() string { return fmt.Sprintf("tool %q: %s", p.Tool, p.Message) }
+
+//go:embed toolrules.json
+var toolRulesJSON []byte
+
+// toolRules is toolrules.json: the words and patterns of the check, kept
+// as data so that Go code carries no prompt vocabulary.
+type toolRules struct {
+	About                 string   `json:"about"`
+	ParameterSectionWords []string `json:"parameter_section_words"`
+	SchemaWords           []string `json:"schema_words"`
+	Implementation        []struct {
+		What    string `json:"what"`
+		Pattern string `json:"pattern"`
+	} `json:"implementation"`
+}
+
+type implPattern struct {
+	what string
+	re   *regexp.Regexp
+}
+
+type compiledRules struct {
+	section     *regexp.Regexp
+	schemaWords string // a regexp alternation, for per-parameter patterns
+	impl        []implPattern
+}
+
+// rules compiles toolrules.json once. The file is part of the source and
+// its tests; a broken file is a build-time bug, reported as an error by
+// every LintTools call rather than by a panic.
+var rules = sync.OnceValues(func() (*compiledRules, error) {
+	var r toolRules
+	dec := json.NewDecoder(bytes.NewReader(toolRulesJSON))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("contextstack: toolrules.json: %w", err)
+	}
+	c := &compiledRules{}
+	// A section heading: the word alone on its line, or the word followed
+	// by a colon, at the start of a line or after punctuation.
+	words := alternation(r.ParameterSectionWords)
+	var err error
+	c.section, err = regexp.Compile(`(?im)(?:^|[\s。．.;；,，、(（])[#*>_\-\s]*(?:` + words + `)[*_\s]*(?:[:：]|$)`)
+	if err != nil {
+		return nil, fmt.Errorf("contextstack: toolrules.json: parameter_section_words: %w", err)
+	}
+	var ascii, other []string
+	for _, w := range r.SchemaWords {
+		if isASCIIWord(w) {
+			ascii = append(ascii, w)
+		} else {
+			other = append(other, w)
+		}
+	}
+	c.schemaWords = `(?:(?i:` + alternation(ascii) + `)\b|` + alternation(other) + `)`
+	if _, err := regexp.Compile(c.schemaWords); err != nil {
+		return nil, fmt.Errorf("contextstack: toolrules.json: schema_words: %w", err)
+	}
+	for _, p := range r.Implementation {
+		re, err := regexp.Compile(p.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("contextstack: toolrules.json: pattern for %q: %w", p.What, err)
+		}
+		c.impl = append(c.impl, implPattern{what: p.What, re: re})
+	}
+	return c, nil
+})
+
+// alternation quotes words and joins them with |, longest first so that
+// the longer of two overlapping words wins.
+func alternation(words []string) string {
+	ws := slices.Clone(words)
+	slices.SortStableFunc(ws, func(a, b string) int { return len(b) - len(a) })
+	for i, w := range ws {
+		ws[i] = regexp.QuoteMeta(w)
+	}
+	return strings.Join(ws, "|")
+}
+
+func isASCIIWord(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// LintTools checks each tool's description against the discipline and
+// returns every problem, tool by tool in order, rules in the order of the
+// Rule constants. It returns an error only if the check's own rules are
+// broken.
+func LintTools(tools []ToolSpec) ([]Problem, error) {
+	r, err := rules()
+	if err != nil {
+		return nil, err
+	}
+	var out []Problem
+	for _, t := range tools {
+		out = append(out, r.lint(t)...)
+	}
+	return out, nil
+}
+
+func (r *compiledRules) lint(t ToolSpec) []Problem {
+	var out []Problem
+	add := func(rule, format string, args ...any) {
+		out = append(out, Problem{Tool: t.Name, Rule: rule, Message: fmt.Sprintf(format, args...)})
+	}
+	desc := t.Description
+	params, schemaErr := schemaProperties(t.InputSchema)
+
+	if strings.TrimSpace(desc) == "" {
+		add(RuleEmptyDescription, "description is empty; say when and why to use the tool and how it fails")
+	}
+	if m := r.section.FindString(desc); m != "" {
+		add(RuleParameterSection, "description has a parameters section (%q); the input schema carries the parameters", strings.TrimSpace(m))
+	}
+	var listed []string
+	for _, p := range params {
+		if r.listsParameter(desc, p) {
+			listed = append(listed, fmt.Sprintf("%q", p))
+		}
+	}
+	if len(listed) > 0 {
+		add(RuleParameterListed, "description lists parameters already in the input schema: %s; keep names, types, required flags and defaults in the schema", strings.Join(listed, ", "))
+	}
+	for _, p := range r.impl {
+		if m := p.re.FindString(desc); m != "" {
+			add(RuleImplementation, "description describes implementation (%s: %q); say when and why to use the tool, not how it works", p.what, strings.TrimSpace(m))
+		}
+	}
+	if schemaErr != nil {
+		add(RuleInvalidSchema, "input schema: %v", schemaErr)
+	}
+	return out
+}
+
+// listsParameter reports whether desc lists parameter p the way a schema
+// would: as a list item or "name:" line, or followed by a type or a
+// required/optional/default word.
+func (r *compiledRules) listsParameter(desc, p string) bool {
+	if !strings.Contains(desc, p) {
+		return false
+	}
+	name := "[`'\"“‘]?" + `\b` + regexp.QuoteMeta(p) + `\b` + "[`'\"”’]?"
+	item := `(?m)^[ \t]*(?:[-*•+·]|\d+[.)、])?[ \t]*` + name + `[ \t]*(?:[:：=]|[-—–][ \t])`
+	typed := name + `[ \t]*[(（\[【:：,，]?[ \t]*(?:为|是)?[ \t]*` + r.schemaWords
+	for _, pat := range []string{item, typed} {
+		// p is quoted and the schema words were compiled in rules(), so
+		// these patterns compile.
+		if re, err := regexp.Compile(pat); err == nil && re.MatchString(desc) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaProperties returns the sorted property names of a JSON Schema
+// object. No schema has no properties.
+func schemaProperties(schema json.RawMessage) ([]string, error) {
+	if len(bytes.TrimSpace(schema)) == 0 {
+		return nil, nil
+	}
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names, nil
+}
