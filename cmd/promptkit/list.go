@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+)
+
+const listUsage = `Usage: promptkit list [--dir DIR]
+
+Lists the templates of a set: name, path and variables (optional ones
+with "?", defaults after "=").
+
+Example:
+  promptkit list --dir ./prompts
+`
+
+func runList(c *cli, args []string) error {
+	fs := c.newFlags("list", listUsage)
+	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	pos, err := c.parse(fs, listUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("list takes no arguments\n\n%s", listUsage)
+	}
+	m, err := openSet(*dir)
+	if err != nil {
+		printProblems(c.stderr, err)
+		return errReported
+	}
+	defer m.Close()
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	for _, t := range m.Templates() {
+		vars := make([]string, len(t.Variables))
+		for i, v := range t.Variables {
+			s := v.Name
+			if !v.Required {
+				s += "?"
+			}
+			if v.HasDefault {
+				s += fmt.Sprintf("=%v", v.Default)
+			}
+			vars[i] = s
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.Path, strings.Join(vars, " "))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+const renderUsage = `Usage: promptkit render NAME [--var KEY=VALUE]... [--vars FILE|-] [--dir DIR]
+
+Renders template NAME and prints the result exactly, with nothing added.
+--vars reads a JSON object (lists and objects feed loops; numbers keep
+their form); --var sets one string variable and wins over --vars.
+
+Example:
+  promptkit render agent_system --var title=周报 --var intent="整理本周进展" --var bot_name=麦麦
+`
+
+func runRender(c *cli, args []string) error {
+	fs := c.newFlags("render", renderUsage)
+	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	varsFile := fs.String("vars", "", "JSON object of variables, or - for stdin")
+	var pairs varFlags
+	fs.Var(&pairs, "var", "KEY=VALUE (repeatable)")
+	pos, err := c.parse(fs, renderUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("render takes exactly one template name\n\n%s", renderUsage)
+	}
+	vars, err := parseVars(*varsFile, pairs, c.stdin)
+	if err != nil {
+		return err
+	}
+	m, err := openSet(*dir)
+	if err != nil {
+		printProblems(c.stderr, err)
+		return errReported
+	}
+	defer m.Close()
+	out, err := m.Render(pos[0], vars)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(c.stdout, out)
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
+)
+
+// varFlags collects repeated --var KEY=VALUE flags.
+type varFlags []string
+
+func (v *varFlags) String() string     { return strings.Join(*v, ",") }
+func (v *varFlags) Set(s string) error { *v = append(*v, s); return nil }
+
+// parseVars merges --vars (a JSON object from a file, or "-" for stdin)
+// and --var KEY=VALUE pairs; --var wins. --var values are strings.
+func parseVars(varsFile string, pairs []string, stdin io.Reader) (map[string]any, error) {
+	out := map[string]any{}
+	if varsFile != "" {
+		var data []byte
+		var err error
+		if varsFile == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(varsFile)
+		}
+		if err != nil {
+			return nil, usagef("--vars: %v", err)
+		}
+		v, err := manager.DecodeJSON(data)
+		if err != nil {
+			return nil, usagef("--vars %s: invalid JSON: %v", varsFile, err)
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, usagef("--vars %s: want a JSON object of variables", varsFile)
+		}
+		out = m
+	}
+	for _, p := range pairs {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return nil, usagef("--var %q: want KEY=VALUE", p)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// printProblems prints every problem of err, one a line, on w.
+func printProblems(w io.Writer, err error) {
+	ps := manager.Problems(err)
+	if len(ps) == 0 {
+		fmt.Fprintln(w, err)
+		return
+	}
+	for _, p := range ps {
+		fmt.Fprintln(w, p.Error())
+	}
+}

@@ -1,0 +1,134 @@
+package manager
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. Every error the manager returns wraps exactly one of
+// them, so hosts branch with errors.Is and print the error for people.
+var (
+	// ErrTemplate is the umbrella for problems that are not one of the more
+	// specific sentinels below: syntax errors, unsupported constructs,
+	// unreadable files, a broken index.json, a failed render.
+	ErrTemplate = errors.New("manager: template error")
+	// ErrUnknownTemplate is returned when no template has the requested name.
+	ErrUnknownTemplate = errors.New("manager: unknown template")
+	// ErrMissingVariables is returned when a required variable is not passed.
+	ErrMissingVariables = errors.New("manager: missing variables")
+	// ErrExtraVariables is returned when a passed variable is not declared.
+	ErrExtraVariables = errors.New("manager: extra variables")
+	// ErrUndeclaredVariable is returned at load when a template references a
+	// variable that its index.json entry does not declare.
+	ErrUndeclaredVariable = errors.New("manager: undeclared variable")
+	// ErrIndex is returned when index.json is malformed or names an invalid entry.
+	ErrIndex = errors.New("manager: invalid index")
+	// ErrSandbox is returned when a template or an index entry tries to reach
+	// outside the template root.
+	ErrSandbox = errors.New("manager: sandbox violation")
+	// ErrUnsupported is returned at load for a construct promptkit does not
+	// support; the message names the supported alternative.
+	ErrUnsupported = errors.New("manager: unsupported construct")
+	// ErrOutputLimit is returned when one render would exceed the configured
+	// output size (see WithMaxOutputBytes).
+	ErrOutputLimit = errors.New("manager: output limit exceeded")
+	// ErrClosed is returned by operations on a closed manager.
+	ErrClosed = errors.New("manager: closed")
+)
+
+// Error is one problem with one template. It says where (template name,
+// file path relative to the template root, line and column when known) and
+// what (Kind is one of the package's sentinels). Use errors.As to read the
+// fields; errors.Is(err, manager.ErrMissingVariables) and friends match Kind.
+type Error struct {
+	Kind      error    // one of the sentinels of this package
+	Template  string   // index.json entry name; empty for index-level problems
+	Path      string   // file path relative to the template root
+	Line, Col int      // 1-based; 0 when unknown
+	Variables []string // variables concerned, sorted
+	Msg       string   // what went wrong, without the position prefix
+	Err       error    // underlying cause (a *pongo2.Error, an fs error…), may be nil
+
+	// causeInMsg is set when Msg already says what Err says (Err is kept
+	// for errors.As, not printed twice).
+	causeInMsg bool
+}
+
+// Error formats the problem as "path:line:col: template "name": message".
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		if e.Line > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(e.Line))
+			if e.Col > 0 {
+				b.WriteByte(':')
+				b.WriteString(strconv.Itoa(e.Col))
+			}
+		}
+		b.WriteString(": ")
+	}
+	if e.Template != "" {
+		fmt.Fprintf(&b, "template %q: ", e.Template)
+	}
+	b.WriteString(e.Msg)
+	if e.Err != nil && !e.causeInMsg && !strings.Contains(e.Msg, e.Err.Error()) {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap exposes both the sentinel and the underlying cause.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+// LoadError is returned when a template set is refused. It lists every
+// problem found, not just the first; errors.Is and errors.As look through
+// all of them.
+type LoadError struct {
+	Problems []*Error
+}
+
+// Error prints one problem a line.
+func (e *LoadError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.Error()
+	}
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return fmt.Sprintf("%d problems:\n%s", len(lines), strings.Join(lines, "\n"))
+}
+
+// Unwrap lets errors.Is and errors.As reach every problem.
+func (e *LoadError) Unwrap() []error {
+	errs := make([]error, len(e.Problems))
+	for i, p := range e.Problems {
+		errs[i] = p
+	}
+	return errs
+}
+
+// Problems returns every *Error contained in err: the problems of a
+// *LoadError, or err itself when it is an *Error. It is how the CLI prints
+// one problem a line.
+func Problems(err error) []*Error {
+	var le *LoadError
+	if errors.As(err, &le) {
+		return le.Problems
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return []*Error{e}
+	}
+	return nil
+}

@@ -1,0 +1,287 @@
+package manager
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// IndexFile is the name of the index at the root of every template set.
+const IndexFile = "index.json"
+
+// Template describes one template of a set, as index.json declares it.
+type Template struct {
+	Name        string     // the entry's key in index.json
+	Path        string     // the file, relative to the template root
+	Description string     // free text for people
+	Variables   []Variable // in the order index.json lists them
+	// Hash is a hex SHA-256 of the template's source and of every file it
+	// includes: it changes when any of them changes.
+	Hash string
+}
+
+// Variable is one declared variable of a template.
+type Variable struct {
+	Name        string
+	Required    bool
+	HasDefault  bool
+	Default     any // the default value when HasDefault (JSON decoded; integers as int64)
+	Description string
+}
+
+var (
+	identRE        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	templateNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-]*$`)
+)
+
+// reservedNames cannot be variables: Jinja keywords and the names the
+// translation onto pongo2 uses.
+func reservedName(name string) bool {
+	if isReserved(name) || strings.HasPrefix(name, "_pk") {
+		return true
+	}
+	switch name {
+	case "loop", "forloop", "pongo2", "range":
+		return true
+	}
+	return false
+}
+
+// parseIndex reads index.json. It reports every problem it finds.
+func parseIndex(data []byte) ([]Template, []*Error) {
+	var problems []*Error
+	bad := func(entry, format string, args ...any) {
+		problems = append(problems, &Error{Kind: ErrIndex, Template: entry, Path: IndexFile, Msg: fmt.Sprintf(format, args...)})
+	}
+	var top map[string]json.RawMessage
+	if err := decodeStrict(data, &top); err != nil {
+		problems = append(problems, jsonError(data, err))
+		return nil, problems
+	}
+	if top == nil {
+		bad("", "index.json must be a JSON object with \"version\" and \"templates\"")
+		return nil, problems
+	}
+	for k := range top {
+		if k != "version" && k != "templates" {
+			bad("", "unknown key %q (allowed: version, templates)", k)
+		}
+	}
+	var version int
+	if raw, ok := top["version"]; !ok {
+		bad("", "missing \"version\": 1")
+	} else if err := json.Unmarshal(raw, &version); err != nil || version != 1 {
+		bad("", "unsupported version %s (this promptkit reads version 1)", string(raw))
+	}
+	var entries map[string]json.RawMessage
+	if raw, ok := top["templates"]; !ok {
+		bad("", "missing \"templates\"")
+	} else if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
+		bad("", "\"templates\" must be an object mapping names to entries")
+	}
+	names := make([]string, 0, len(entries))
+	for n := range entries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []Template
+	for _, name := range names {
+		t, errs := parseEntry(name, entries[name])
+		problems = append(problems, errs...)
+		if len(errs) == 0 {
+			out = append(out, t)
+		}
+	}
+	return out, problems
+}
+
+func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
+	var problems []*Error
+	bad := func(format string, args ...any) {
+		problems = append(problems, &Error{Kind: ErrIndex, Template: name, Path: IndexFile, Msg: fmt.Sprintf(format, args...)})
+	}
+	t := Template{Name: name}
+	if !templateNameRE.MatchString(name) {
+		bad("invalid template name (use letters, digits, _, . and -)")
+	}
+	var e struct {
+		Path        *string           `json:"path"`
+		Description string            `json:"description"`
+		Variables   []json.RawMessage `json:"variables"`
+	}
+	if err := decodeStrict(raw, &e); err != nil {
+		bad("invalid entry: %v", cleanJSONErr(err))
+		return t, problems
+	}
+	t.Description = e.Description
+	switch {
+	case e.Path == nil || *e.Path == "":
+		bad("missing or empty \"path\"")
+	default:
+		p := *e.Path
+		if err := checkPath(p); err != nil {
+			problems = append(problems, &Error{Kind: ErrSandbox, Template: name, Path: IndexFile, Msg: fmt.Sprintf("path %q: %v", p, err)})
+		}
+		t.Path = path.Clean(p)
+	}
+	seen := map[string]bool{}
+	for i, rv := range e.Variables {
+		v, err := parseVariable(rv)
+		if err != nil {
+			bad("variables[%d]: %v", i, err)
+			continue
+		}
+		if seen[v.Name] {
+			problems = append(problems, &Error{Kind: ErrIndex, Template: name, Path: IndexFile, Variables: []string{v.Name}, Msg: fmt.Sprintf("variable %q is declared twice", v.Name)})
+			continue
+		}
+		seen[v.Name] = true
+		t.Variables = append(t.Variables, v)
+	}
+	return t, problems
+}
+
+func parseVariable(raw json.RawMessage) (Variable, error) {
+	raw = bytes.TrimSpace(raw)
+	v := Variable{Required: true}
+	if len(raw) > 0 && raw[0] == '"' {
+		if err := json.Unmarshal(raw, &v.Name); err != nil {
+			return v, err
+		}
+	} else {
+		var o struct {
+			Name        *string         `json:"name"`
+			Required    *bool           `json:"required"`
+			Default     json.RawMessage `json:"default"`
+			Description string          `json:"description"`
+		}
+		if err := decodeStrict(raw, &o); err != nil {
+			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description}: %v", cleanJSONErr(err))
+		}
+		if o.Name == nil {
+			return v, fmt.Errorf("variable object without \"name\"")
+		}
+		v.Name = *o.Name
+		v.Description = o.Description
+		if o.Required != nil {
+			v.Required = *o.Required
+		}
+		if o.Default != nil {
+			if v.Required {
+				return v, fmt.Errorf("variable %q has a default but is required; add \"required\": false", v.Name)
+			}
+			d, err := DecodeJSON(o.Default)
+			if err != nil {
+				return v, fmt.Errorf("variable %q: bad default: %v", v.Name, err)
+			}
+			v.HasDefault, v.Default = true, d
+		}
+	}
+	if !identRE.MatchString(v.Name) {
+		return v, fmt.Errorf("invalid variable name %q (want [A-Za-z_][A-Za-z0-9_]*)", v.Name)
+	}
+	if reservedName(v.Name) {
+		return v, fmt.Errorf("variable name %q is reserved", v.Name)
+	}
+	return v, nil
+}
+
+// checkPath refuses paths that could leave the template root.
+func checkPath(p string) error {
+	switch {
+	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || (len(p) > 1 && p[1] == ':'):
+		return fmt.Errorf("absolute paths are not allowed; paths are relative to the template root")
+	case strings.Contains(p, `\`):
+		return fmt.Errorf("use forward slashes")
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." {
+			return fmt.Errorf("\"..\" would leave the template root")
+		}
+	}
+	if !fs.ValidPath(path.Clean(p)) || path.Clean(p) == "." {
+		return fmt.Errorf("not a valid path inside the template root")
+	}
+	return nil
+}
+
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func cleanJSONErr(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonError positions a JSON syntax error in index.json.
+func jsonError(data []byte, err error) *Error {
+	e := &Error{Kind: ErrIndex, Path: IndexFile, Msg: "invalid JSON: " + cleanJSONErr(err)}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off := int64(-1)
+	switch {
+	case asErr(err, &se):
+		off = se.Offset
+	case asErr(err, &te):
+		off = te.Offset
+	}
+	if off >= 0 {
+		p := newPositions(string(data)).at(int(min(off, int64(len(data)))))
+		e.Line, e.Col = p.line, p.col
+	}
+	return e
+}
+
+// DecodeJSON decodes JSON the way promptkit passes values to templates:
+// integers stay integers (int64), other numbers become float64, null
+// becomes Python's None (printed "None").
+func DecodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return normalizeJSON(v), nil
+}
+
+func normalizeJSON(v any) any {
+	switch x := v.(type) {
+	case nil:
+		return none
+	case json.Number:
+		s := x.String()
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := x.Int64(); err == nil {
+				return i
+			}
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = normalizeJSON(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = normalizeJSON(x[k])
+		}
+	}
+	return v
+}

@@ -1,0 +1,133 @@
+package manager
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/flosch/pongo2/v6"
+)
+
+// Render renders the named template with vars under the strict rules:
+// an unknown name is ErrUnknownTemplate; a required variable not passed is
+// ErrMissingVariables (checked first); a passed variable the template does
+// not declare is ErrExtraVariables. Optional variables not passed take
+// their declared default, or are undefined. vars is only read.
+func (m *Manager) Render(name string, vars map[string]any) (string, error) {
+	s := m.cur.Load()
+	c, ok := s.templates[name]
+	if !ok {
+		return "", unknownTemplate(s, name)
+	}
+	return c.render(vars, m.cfg)
+}
+
+func unknownTemplate(s *snapshot, name string) error {
+	return &Error{Kind: ErrUnknownTemplate, Template: name,
+		Msg: fmt.Sprintf("unknown template (known: %s)", strings.Join(s.names, ", "))}
+}
+
+func (c *compiled) errorf(kind error, vars []string, format string, args ...any) *Error {
+	return &Error{Kind: kind, Template: c.info.Name, Path: c.info.Path, Variables: vars, Msg: fmt.Sprintf(format, args...)}
+}
+
+// bind checks vars against the declaration and returns the map the
+// template sees: vars itself when nothing needs adding, else a copy with
+// defaults filled in and nil turned into Python's None.
+func (c *compiled) bind(vars map[string]any) (map[string]any, error) {
+	var missing []string
+	for _, r := range c.required {
+		if _, ok := vars[r]; !ok {
+			missing = append(missing, r)
+		}
+	}
+	if missing != nil {
+		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
+	}
+	needCopy := false
+	var extra []string
+	for k, v := range vars {
+		if _, ok := c.declared[k]; !ok {
+			extra = append(extra, k)
+		}
+		if v == nil {
+			needCopy = true
+		}
+	}
+	if extra != nil {
+		sort.Strings(extra)
+		return nil, c.errorf(ErrExtraVariables, extra, "extra variables not declared in index.json: %s", strings.Join(extra, ", "))
+	}
+	if len(c.defaults) > 0 && !needCopy {
+		for k := range c.defaults {
+			if _, ok := vars[k]; !ok {
+				needCopy = true
+				break
+			}
+		}
+	}
+	if !needCopy {
+		return vars, nil
+	}
+	out := make(map[string]any, len(vars)+len(c.defaults))
+	for k, v := range c.defaults {
+		out[k] = v
+	}
+	for k, v := range vars {
+		if v == nil {
+			v = none
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (c *compiled) render(vars map[string]any, cfg *config) (out string, err error) {
+	bound, err := c.bind(vars)
+	if err != nil {
+		return "", err
+	}
+	st := statePool.Get().(*renderState)
+	st.vars, st.iters, st.maxIt = bound, 0, cfg.maxIterations
+	st.out = outBuf{b: st.out.b[:0], max: cfg.maxOutput}
+	pctx := ctxPool.Get().(pongo2.Context)
+	pctx[stateKey] = st
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", c.errorf(ErrTemplate, nil, "render panicked: %v", r)
+		}
+		delete(pctx, stateKey)
+		ctxPool.Put(pctx)
+		st.vars = nil
+		if cap(st.out.b) <= 64<<10 {
+			statePool.Put(st)
+		}
+	}()
+	if perr := c.pt.ExecuteWriterUnbuffered(pctx, io.Discard); perr != nil {
+		return "", c.execError(perr, st)
+	}
+	if st.out.over {
+		return "", c.errorf(ErrOutputLimit, nil, "output exceeds %d bytes (WithMaxOutputBytes)", cfg.maxOutput)
+	}
+	return string(st.out.b), nil
+}
+
+// execError wraps an error pongo2 returned while executing.
+func (c *compiled) execError(err error, st *renderState) error {
+	switch {
+	case errors.Is(err, errIterations):
+		return c.errorf(ErrOutputLimit, nil, "more than %d loop iterations (WithMaxIterations)", st.maxIt)
+	case errors.Is(err, ErrOutputLimit) || st.out.over:
+		return c.errorf(ErrOutputLimit, nil, "output exceeds %d bytes (WithMaxOutputBytes)", st.out.max)
+	}
+	e := c.errorf(ErrTemplate, nil, "render failed")
+	e.Err = err
+	var pe *pongo2.Error
+	if errors.As(err, &pe) && pe.OrigError != nil {
+		e.Msg = "render failed: " + pe.OrigError.Error()
+		e.Err, e.causeInMsg = pe, true
+	}
+	return e
+}
