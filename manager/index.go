@@ -238,8 +238,9 @@ func jsonError(data []byte, err error) *Error {
 	case asErr(err, &te):
 		off = te.Offset
 	}
-	if off >= 0 {
-		p := newPositions(string(data)).at(int(min(off, int64(len(data)))))
+	if off > 0 {
+		// Offset counts the offending byte itself: point at it.
+		p := newPositions(string(data)).at(int(min(off-1, int64(len(data)))))
 		e.Line, e.Col = p.line, p.col
 	}
 	return e

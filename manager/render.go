@@ -116,6 +116,10 @@ func (c *compiled) render(vars map[string]any, cfg *config) (out string, err err
 
 // execError wraps an error pongo2 returned while executing.
 func (c *compiled) execError(err error, st *renderState) error {
+	var pe *pongo2.Error
+	if errors.As(err, &pe) && pe.OrigError != nil {
+		err = pe.OrigError // pongo2's *Error does not Unwrap
+	}
 	switch {
 	case errors.Is(err, errIterations):
 		return c.errorf(ErrOutputLimit, nil, "more than %d loop iterations (WithMaxIterations)", st.maxIt)
@@ -124,8 +128,7 @@ func (c *compiled) execError(err error, st *renderState) error {
 	}
 	e := c.errorf(ErrTemplate, nil, "render failed")
 	e.Err = err
-	var pe *pongo2.Error
-	if errors.As(err, &pe) && pe.OrigError != nil {
+	if pe != nil && pe.OrigError != nil {
 		e.Msg = "render failed: " + pe.OrigError.Error()
 		e.Err, e.causeInMsg = pe, true
 	}

@@ -132,6 +132,12 @@ func writeText(b *strings.Builder, s string) {
 	for {
 		i := nextDelim(s, 0)
 		if i < 0 {
+			// A "{" at the very end would join the next emitted tag.
+			if strings.HasSuffix(s, "{") {
+				b.WriteString(s[:len(s)-1])
+				b.WriteString(`{{ "{" }}`)
+				return
+			}
 			b.WriteString(s)
 			return
 		}
