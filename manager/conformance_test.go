@@ -102,3 +102,9 @@ func readJSON(t *testing.T, file string, v any) {
 func TestJinjaConformance(t *testing.T) {
 	runConformance(t, filepath.Join("testdata", "conformance", "cases.json"), filepath.Join("testdata", "conformance", "expected.json"))
 }
+
+// TestPromptkitConformance runs promptkit's own cases, made the same way
+// (testdata/conformance/generate.py over promptkit_cases.json).
+func TestPromptkitConformance(t *testing.T) {
+	runConformance(t, filepath.Join("testdata", "conformance", "promptkit_cases.json"), filepath.Join("testdata", "conformance", "promptkit_expected.json"))
+}

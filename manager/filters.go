@@ -113,6 +113,10 @@ func init() {
 	// pk_iter orders what a for loop visits: a mapping's keys sorted (Go
 	// maps have no order), anything else as it is.
 	if err := pongo2.RegisterFilter("pk_iter", func(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+		if in.IsString() {
+			chars, _ := iterate(in.String()) // characters, not bytes
+			return pongo2.AsValue(chars), nil
+		}
 		if in.CanSlice() || in.IsNil() {
 			return in, nil
 		}

@@ -279,6 +279,8 @@ func truthy(v any) bool {
 
 func toInt(v any) (int64, bool) {
 	switch x := v.(type) {
+	case noneType:
+		return 0, false
 	case int:
 		return int64(x), true
 	case int64:
@@ -300,6 +302,9 @@ func toInt(v any) (int64, bool) {
 }
 
 func toFloat(v any) (float64, bool) {
+	if _, ok := v.(noneType); ok {
+		return 0, false
+	}
 	if i, ok := toInt(v); ok {
 		return float64(i), true
 	}
