@@ -1,0 +1,99 @@
+// Package manager loads a promptkit template set and renders its templates
+// strictly, safely and fast.
+//
+// A template set is a directory (or any fs.FS) with index.json at its root
+// and the templates it declares. Templates are written in Jinja2 syntax and
+// executed by pongo2 (github.com/flosch/pongo2/v6): promptkit parses the
+// Jinja source itself, checks it, and hands pongo2 an equivalent template in
+// pongo2's dialect, so authors write Jinja and get Jinja's output.
+//
+// # Trust model
+//
+// Template authors are trusted to write prompts, not to read the host's
+// files or to crash it: a set is a closed world (no file outside its root,
+// by any path or symlink; no tag that reads arbitrary files or keeps state
+// between renders; no unbounded recursion; output and loop iterations are
+// bounded). Variable values are never trusted: they are data, printed as
+// they are, never parsed as template code and never HTML-escaped. Escaping
+// for the prompt's own markup (XML-like tags) is the caller's job; package
+// builders does it.
+//
+// # Example
+//
+//	m, err := manager.Open("prompts") // or manager.New(promptkit.FS())
+//	if err != nil {
+//		log.Fatal(err) // every problem of the set, one a line
+//	}
+//	out, err := m.Render("title", map[string]any{"intent": "查询明天的天气"})
+//	switch {
+//	case errors.Is(err, manager.ErrMissingVariables): // a required variable was not passed
+//	case errors.Is(err, manager.ErrExtraVariables): // a passed variable is not declared
+//	case errors.Is(err, manager.ErrUnknownTemplate):
+//	}
+//
+// # index.json
+//
+//	{"version": 1,
+//	 "templates": {
+//	   "title": {"path": "templates/title.md", "description": "…", "variables": ["intent"]},
+//	   "faq":   {"path": "templates/faq.md", "variables": ["question",
+//	             {"name": "tone", "required": false, "default": "正式", "description": "…"}]}}}
+//
+// A variable is a bare name (required) or an object with name, required
+// (default true), default (only for optional variables) and description.
+// Names are identifiers; loop, forloop, pongo2, range, Jinja keywords and
+// names starting with _pk are reserved. Unknown keys, duplicate names and
+// paths that are empty, absolute or contain ".." are errors naming the
+// entry.
+//
+// # Strictness
+//
+// Loading compiles and checks the whole set; a set with any problem is
+// refused with a *LoadError listing every problem as path:line:col: message.
+// A template that references a name its entry does not declare is refused
+// (ErrUndeclaredVariable), in every branch, whether or not a render would
+// take it; loop variables, set and with locals are not variables of the
+// entry. At render, a required variable not passed is ErrMissingVariables
+// (checked first), a passed variable that is not declared is
+// ErrExtraVariables; both name every variable, sorted. An optional variable
+// not passed takes its default, or is undefined: false in conditions,
+// "is defined" false, replaced by default(…), printed as nothing. A value
+// passed as nil is Python's None (printed "None"). Manager.Unused lists
+// declared variables a template never uses.
+//
+// # Supported syntax
+//
+// Variables, attribute and index access (a.b, a['b'], a[0], a[-1], slices
+// a[1:3]); if/elif/else; for with loop.index, index0, revindex, revindex0,
+// first, last, length, for … else, for k, v in d.items(); set (inline form);
+// with; include "path" (a literal path inside the root, inlined at load);
+// raw; comments; whitespace control ({%- -%} {{- -}} {#- -#}). Expressions:
+// literals (strings, numbers, true/false/none, lists, dicts), ~, + - * / //
+// % **, comparisons, in / not in, and / or / not with Jinja's precedence,
+// "a if c else b", tests (is defined, is not defined, none, string, number,
+// even, odd, divisibleby, …), range(n) and the methods items, keys, values,
+// get, upper, lower, strip, startswith, endswith, split, replace. Filters,
+// with Jinja's call syntax: upper, lower, trim, title, capitalize, length,
+// count, join(sep), default(x[, true]), replace(a, b), first, last, tojson,
+// string, int, float, abs, list, reverse, sort, unique, min, max, sum,
+// wordcount, indent. One trailing newline at the end of a file is dropped,
+// as Jinja does. Anything else (macro, extends, block, import, call,
+// filter blocks, Django's tags and "filter:arg" syntax) is refused at load
+// with its name, line and the supported alternative.
+//
+// # Limits
+//
+// One render writes at most WithMaxOutputBytes (16 MiB by default) and runs
+// at most WithMaxIterations loop iterations in all (one million); beyond
+// either it stops with ErrOutputLimit. range() yields at most 100,000
+// items; blocks nest at most 64 deep and includes 32 deep; include cycles
+// are refused at load.
+//
+// # Concurrency
+//
+// Load once, render from any number of goroutines: a Manager publishes an
+// immutable snapshot of the set through an atomic pointer, and Render takes
+// no lock. pongo2's process-wide settings (autoescape) are never changed;
+// promptkit registers its own filters (pk_*) and tags (promptkit_*) with
+// pongo2, once, at init.
+package manager
