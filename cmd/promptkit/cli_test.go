@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runCLI runs the CLI in-process and returns exit code, stdout and stderr.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// writeSet writes a template set into a temp dir.
+func writeSet(t *testing.T, index string, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.json"), []byte(index), 0o644))
+	for p, s := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644))
+	}
+	return dir
+}
+
+func TestUsageAndHelp(t *testing.T) {
+	code, _, stderr := runCLI(t, "")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "Commands:")
+
+	code, stdout, _ := runCLI(t, "", "--help")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, "promptkit render title")
+
+	code, _, stderr = runCLI(t, "", "frobnicate")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `unknown command "frobnicate"`)
+
+	for _, cmd := range []string{"render", "list", "check"} {
+		code, stdout, _ := runCLI(t, "", cmd, "--help")
+		assert.Equal(t, exitOK, code, cmd)
+		assert.Contains(t, stdout, "Example:", cmd)
+	}
+}
+
+func TestRenderCommand(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["name",{"name":"items","required":false,"default":[]},{"name":"n","required":false}]}}}`,
+		map[string]string{"t.md": "你好，{{ name }}{% for i in items %}[{{ i }}]{% endfor %}{{ n }}\n"})
+	tests := []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"var after name", "", []string{"render", "t", "--dir", dir, "--var", "name=小王"}, 0, "你好，小王", ""},
+		{"flags before name", "", []string{"render", "--dir", dir, "--var", "name=小王", "t"}, 0, "你好，小王", ""},
+		{"vars file from stdin keeps numbers", `{"name":"甲","items":[30,1.5,"x"],"n":2}`, []string{"render", "--vars", "-", "t", "--dir", dir}, 0, "你好，甲[30][1.5][x]2", ""},
+		{"var wins over vars", `{"name":"甲"}`, []string{"render", "t", "--vars", "-", "--var", "name=乙", "--dir", dir}, 0, "你好，乙", ""},
+		{"missing variable", "", []string{"render", "t", "--dir", dir}, 1, "", `template "t": missing variables: name`},
+		{"extra variable", "", []string{"render", "t", "--dir", dir, "--var", "name=a", "--var", "nmae=b"}, 1, "", "extra variables not declared in index.json: nmae"},
+		{"unknown template", "", []string{"render", "nope", "--dir", dir}, 1, "", `template "nope": unknown template (known: t)`},
+		{"no name", "", []string{"render", "--dir", dir}, 2, "", "exactly one template name"},
+		{"bad var", "", []string{"render", "t", "--var", "novalue", "--dir", dir}, 2, "", "want KEY=VALUE"},
+		{"bad vars json", "{", []string{"render", "t", "--vars", "-", "--dir", dir}, 2, "", "invalid JSON"},
+		{"vars not an object", "[1]", []string{"render", "t", "--vars", "-", "--dir", dir}, 2, "", "want a JSON object"},
+		{"unknown flag", "", []string{"render", "t", "--bogus"}, 2, "", "flag provided but not defined"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.stdin, tc.args...)
+			assert.Equal(t, tc.code, code, stderr)
+			assert.Equal(t, tc.stdout, stdout)
+			if tc.stderr == "" {
+				assert.Empty(t, stderr)
+			} else {
+				assert.Contains(t, stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestRenderEmbeddedSet(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "render", "title", "--var", "intent=查询明天的天气")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "<intent>查询明天的天气</intent>")
+	assert.False(t, strings.HasSuffix(stdout, "\n"), "nothing is added to the rendered prompt")
+}
+
+func TestRenderBrokenSet(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md"},"u":{"path":"u.md"}}}`, map[string]string{"t.md": "{{ x }}", "u.md": "{% if %}"})
+	code, stdout, stderr := runCLI(t, "", "render", "t", "--dir", dir)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, `t.md:1:4: template "t": undeclared variable "x"`)
+	assert.Contains(t, stderr, `u.md:1:7: template "u"`)
+}
+
+func TestListCommand(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"b":{"path":"b.md","variables":["x",{"name":"tone","required":false,"default":"正式"}]},"a":{"path":"a.md"}}}`,
+		map[string]string{"a.md": "A", "b.md": "{{ x }}{{ tone }}"})
+	code, stdout, stderr := runCLI(t, "", "list", "--dir", dir)
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Len(t, lines, 2)
+	assert.True(t, strings.HasPrefix(lines[0], "a "))
+	assert.Contains(t, lines[1], "x tone?=正式")
+
+	code, _, _ = runCLI(t, "", "list", "extra")
+	assert.Equal(t, 2, code)
+}
+
+func TestCheckCommand(t *testing.T) {
+	good := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x"]}}}`, map[string]string{"t.md": "{{ x }}"})
+	code, stdout, _ := runCLI(t, "", "check", "--dir", good)
+	assert.Equal(t, 0, code)
+	assert.Empty(t, stdout)
+
+	unused := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x","spare"]}}}`, map[string]string{"t.md": "{{ x }}"})
+	code, stdout, _ = runCLI(t, "", "check", "--dir", unused)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "t.md: template \"t\": declared variables never used: spare\n", stdout)
+
+	broken := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md"},"u":{"path":"../u.md"}}}`, map[string]string{"t.md": "a\n{{ y }}"})
+	code, stdout, _ = runCLI(t, "", "check", "--dir", broken)
+	assert.Equal(t, 1, code)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	assert.Equal(t, []string{
+		`index.json: template "u": path "../u.md": ".." would leave the template root`,
+		`t.md:2:4: template "t": undeclared variable "y" (declare it in index.json under "t")`,
+	}, lines)
+
+	code, _, _ = runCLI(t, "", "check")
+	assert.Equal(t, 0, code, "the embedded default set is clean")
+}
