@@ -387,3 +387,13 @@ func TestOpenMissingDir(t *testing.T) {
 	_, err := manager.Open(filepath.Join(t.TempDir(), "nope"))
 	require.ErrorIs(t, err, manager.ErrTemplate)
 }
+
+func TestLocalsCannotShadowInternals(t *testing.T) {
+	for _, src := range []string{
+		"{% set forloop = 1 %}", "{% set _pkf = 1 %}", "{% for pongo2 in xs %}{% endfor %}",
+		"{% with loop = 1 %}{% endwith %}", "{% for range in xs %}{% endfor %}",
+	} {
+		_, err := manager.New(set(`{"version":1,"templates":{"t":{"path":"t.md","variables":["xs"]}}}`, map[string]string{"t.md": src}))
+		require.ErrorIs(t, err, manager.ErrTemplate, src)
+	}
+}

@@ -85,7 +85,7 @@ func (p *parser) parseBody() ([]node, *segment, error) {
 			}
 			name := seg.toks[0].s
 			switch name {
-			case "endif", "elif", "else", "endfor", "endset", "endwith", "endraw":
+			case "endif", "elif", "else", "endfor", "endset", "endwith", "endraw", "endchat":
 				return nodes, seg, nil
 			}
 			n, err := p.parseStmt(seg, name)
@@ -112,6 +112,8 @@ func (p *parser) parseStmt(seg *segment, name string) (node, error) {
 		return p.parseSet(seg, ts)
 	case "with":
 		return p.parseWith(seg, ts)
+	case "chat":
+		return p.parseChat(seg, ts)
 	case "include":
 		t := ts.next()
 		if t.kind != tokString {
@@ -128,7 +130,7 @@ func (p *parser) parseStmt(seg *segment, name string) (node, error) {
 	if alt, ok := unsupportedTags[name]; ok {
 		return nil, &syntaxError{p: seg.p, kind: ErrUnsupported, msg: fmt.Sprintf("tag %q is not supported; use %s", name, alt)}
 	}
-	return nil, &syntaxError{p: seg.p, kind: ErrUnsupported, msg: fmt.Sprintf("unknown tag %q; supported tags: if, elif, else, for, set, with, include, raw", name)}
+	return nil, &syntaxError{p: seg.p, kind: ErrUnsupported, msg: fmt.Sprintf("unknown tag %q; supported tags: if, elif, else, for, set, with, include, raw, chat", name)}
 }
 
 func (p *parser) parseIf(seg *segment, ts *tokens) (node, error) {
@@ -206,7 +208,7 @@ func (p *parser) parseFor(seg *segment, ts *tokens) (node, error) {
 		}
 	}
 	for _, name := range n.targets {
-		if name == "loop" || isReserved(name) {
+		if reservedName(name) {
 			return nil, errAt(t.p, "%q cannot be a loop variable", name)
 		}
 	}
@@ -273,7 +275,7 @@ func (p *parser) parseFor(seg *segment, ts *tokens) (node, error) {
 
 func (p *parser) parseSet(seg *segment, ts *tokens) (node, error) {
 	t := ts.next()
-	if t.kind != tokName || isReserved(t.s) || t.s == "loop" {
+	if t.kind != tokName || reservedName(t.s) {
 		return nil, errAt(t.p, "expected a variable name after set, found %s", t)
 	}
 	if ts.peekOp(",") || ts.peekOp(".") || ts.peekOp("[") {
@@ -311,7 +313,7 @@ func (p *parser) parseWith(seg *segment, ts *tokens) (node, error) {
 	n := &withNode{p: seg.p}
 	for ts.peek().kind != tokEOF {
 		t := ts.next()
-		if t.kind != tokName || isReserved(t.s) || t.s == "loop" {
+		if t.kind != tokName || reservedName(t.s) {
 			return nil, errAt(t.p, "expected name = value in {%% with %%}, found %s", t)
 		}
 		if !ts.peekOp("=") {
