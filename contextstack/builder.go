@@ -90,5 +90,6 @@ func (b *Builder) Build() (Stack, error) {
 	if err := s.Validate(); err != nil {
 		return Stack{}, err
 	}
+	s.valid = true
 	return s, nil
 }

@@ -1,7 +1,6 @@
 package contextstack
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -119,10 +118,17 @@ func (l Layer) EffectivePriority() int {
 }
 
 // clone returns a deep copy of l, so that a stack shares no slice or map
-// with its caller.
+// with its caller. Contents without slices or maps are immutable values
+// and are kept as they are; a pointer to a content becomes its value.
 func (l Layer) clone() Layer {
-	if l.Content != nil {
-		l.Content = l.Content.clone()
+	switch c := l.Content.(type) {
+	case nil, UserInstructions, RuntimeInstructions, ToolInstructions, ContextPrompt:
+	case Document:
+		if c.Metadata != nil {
+			l.Content = c.clone()
+		}
+	default:
+		l.Content = c.clone()
 	}
 	return l
 }
@@ -363,9 +369,29 @@ func cloneTools(tools []ToolSpec) []ToolSpec {
 		return nil
 	}
 	out := make([]ToolSpec, len(tools))
-	for i, t := range tools {
-		t.InputSchema = bytes.Clone(t.InputSchema)
-		out[i] = t
-	}
+	copy(out, tools)
+	cloneSchemas(out)
 	return out
+}
+
+// cloneSchemas gives every tool its own copy of its input schema, all in
+// one allocation. Each copy's capacity ends where it does, so appending
+// to one never overwrites the next.
+func cloneSchemas(tools []ToolSpec) {
+	n := 0
+	for _, t := range tools {
+		n += len(t.InputSchema)
+	}
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	for i, t := range tools {
+		if t.InputSchema == nil {
+			continue
+		}
+		start := len(buf)
+		buf = append(buf, t.InputSchema...)
+		tools[i].InputSchema = buf[start:len(buf):len(buf)]
+	}
 }

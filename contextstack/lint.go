@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -88,7 +89,7 @@ var rules = sync.OnceValues(func() (*compiledRules, error) {
 	// by a colon, at the start of a line or after punctuation.
 	words := alternation(r.ParameterSectionWords)
 	var err error
-	c.section, err = regexp.Compile(`(?im)(?:^|[\s。．.;；,，、(（])[#*>_\-\s]*(?:` + words + `)[*_\s]*(?:[:：]|$)`)
+	c.section, err = regexp.Compile(`(?im)(?:^|[\s。．.;；,，、(（])[#*>_\-\s]*((?:` + words + `)[*_\s]*(?:[:：]|$))`)
 	if err != nil {
 		return nil, fmt.Errorf("contextstack: toolrules.json: parameter_section_words: %w", err)
 	}
@@ -136,7 +137,8 @@ func isASCIIWord(s string) bool {
 
 // LintTools checks each tool's description against the discipline and
 // returns every problem, tool by tool in order, rules in the order of the
-// Rule constants. It returns an error only if the check's own rules are
+// Rule constants; RuleImplementation is reported once for each kind of
+// machinery it finds (an API, an endpoint, a table…). It returns an error only if the check's own rules are
 // broken.
 func LintTools(tools []ToolSpec) ([]Problem, error) {
 	r, err := rules()
@@ -161,8 +163,8 @@ func (r *compiledRules) lint(t ToolSpec) []Problem {
 	if strings.TrimSpace(desc) == "" {
 		add(RuleEmptyDescription, "description is empty; say when and why to use the tool and how it fails")
 	}
-	if m := r.section.FindString(desc); m != "" {
-		add(RuleParameterSection, "description has a parameters section (%q); the input schema carries the parameters", strings.TrimSpace(m))
+	if m := r.section.FindStringSubmatch(desc); m != nil {
+		add(RuleParameterSection, "description has a parameters section (%q); the input schema carries the parameters", strings.TrimSpace(m[1]))
 	}
 	var listed []string
 	for _, p := range params {
@@ -173,8 +175,13 @@ func (r *compiledRules) lint(t ToolSpec) []Problem {
 	if len(listed) > 0 {
 		add(RuleParameterListed, "description lists parameters already in the input schema: %s; keep names, types, required flags and defaults in the schema", strings.Join(listed, ", "))
 	}
+	reported := make(map[string]bool)
 	for _, p := range r.impl {
+		if reported[p.what] {
+			continue
+		}
 		if m := p.re.FindString(desc); m != "" {
+			reported[p.what] = true
 			add(RuleImplementation, "description describes implementation (%s: %q); say when and why to use the tool, not how it works", p.what, strings.TrimSpace(m))
 		}
 	}
@@ -210,14 +217,18 @@ func schemaProperties(schema json.RawMessage) ([]string, error) {
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return nil, nil
 	}
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
+	var s map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &s); err != nil || s == nil {
+		return nil, errors.New("not a JSON object")
 	}
-	if err := json.Unmarshal(schema, &s); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+	var props map[string]json.RawMessage
+	if raw, ok := s["properties"]; ok {
+		if err := json.Unmarshal(raw, &props); err != nil {
+			return nil, errors.New(`"properties" is not a JSON object`)
+		}
 	}
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
+	names := make([]string, 0, len(props))
+	for n := range props {
 		names = append(names, n)
 	}
 	slices.Sort(names)

@@ -1,7 +1,6 @@
 package contextstack
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,6 +15,10 @@ import (
 // way in, and readers return fresh copies.
 type Stack struct {
 	layers []Layer
+	// valid records that the layers passed Validate: Build sets it, and
+	// removing layers keeps it, as removal cannot make a conflict. It
+	// spares the readers a second check of a built stack.
+	valid bool
 }
 
 // NewStack returns a stack of the given layers, in order.
@@ -88,7 +91,7 @@ func (s Stack) filter(keep func(Layer) bool) Stack {
 			out = append(out, l)
 		}
 	}
-	return Stack{layers: out}
+	return Stack{layers: out, valid: s.valid}
 }
 
 // Validate checks what Builder.Build checks: every layer has content of a
@@ -96,25 +99,57 @@ func (s Stack) filter(keep func(Layer) bool) Stack {
 // layers or within one. A conflict is a *ToolNameConflictError naming the
 // first one in stack order; other problems wrap ErrInvalidLayer.
 func (s Stack) Validate() error {
+	_, err := s.tools(true)
+	return err
+}
+
+// tools collects the tools of every tool-definition layer in stack order.
+// With strict, it validates the stack as Validate documents; without, it
+// keeps the first tool of each name. A stack known to be valid needs
+// neither. The schemas are the stack's own: callers copy them before
+// handing them out.
+func (s Stack) tools(strict bool) ([]ToolSpec, error) {
+	n := 0
+	for i, l := range s.layers {
+		if strict && !s.valid && !known(l.Content) {
+			return nil, fmt.Errorf("%w: layer %d (source %q) has content of type %T", ErrInvalidLayer, i, l.Source, l.Content)
+		}
+		if defs, ok := l.Content.(ToolDefinitions); ok {
+			n += len(defs.Tools)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]ToolSpec, 0, n)
+	if s.valid {
+		// Every tool has a name of its own.
+		for _, l := range s.layers {
+			if defs, ok := l.Content.(ToolDefinitions); ok {
+				out = append(out, defs.Tools...)
+			}
+		}
+		return out, nil
+	}
 	type origin struct {
 		layer  int
 		source string
 	}
-	seen := make(map[string]origin)
+	seen := make(map[string]origin, n)
 	for i, l := range s.layers {
-		if !known(l.Content) {
-			return fmt.Errorf("%w: layer %d (source %q) has content of type %T", ErrInvalidLayer, i, l.Source, l.Content)
-		}
 		defs, ok := l.Content.(ToolDefinitions)
 		if !ok {
 			continue
 		}
 		for j, t := range defs.Tools {
-			if t.Name == "" {
-				return fmt.Errorf("%w: layer %d (source %q): tool %d has no name", ErrInvalidLayer, i, l.Source, j)
+			if strict && t.Name == "" {
+				return nil, fmt.Errorf("%w: layer %d (source %q): tool %d has no name", ErrInvalidLayer, i, l.Source, j)
 			}
 			if first, dup := seen[t.Name]; dup {
-				return &ToolNameConflictError{
+				if !strict {
+					continue
+				}
+				return nil, &ToolNameConflictError{
 					Name:         t.Name,
 					FirstSource:  first.source,
 					SecondSource: l.Source,
@@ -123,9 +158,10 @@ func (s Stack) Validate() error {
 				}
 			}
 			seen[t.Name] = origin{layer: i, source: l.Source}
+			out = append(out, t)
 		}
 	}
-	return nil
+	return out, nil
 }
 
 // known reports whether c is one of the package's content kinds. Pointers
@@ -209,22 +245,8 @@ func joinBlocks(blocks []Block) string {
 // order, deduplicated by name: the first tool with a name wins. Build
 // refuses duplicates; this is the defence for stacks that were not built.
 func (s Stack) AllTools() []ToolSpec {
-	var out []ToolSpec
-	seen := make(map[string]struct{})
-	for _, l := range s.layers {
-		defs, ok := l.Content.(ToolDefinitions)
-		if !ok {
-			continue
-		}
-		for _, t := range defs.Tools {
-			if _, dup := seen[t.Name]; dup {
-				continue
-			}
-			seen[t.Name] = struct{}{}
-			t.InputSchema = bytes.Clone(t.InputSchema)
-			out = append(out, t)
-		}
-	}
+	out, _ := s.tools(false)
+	cloneSchemas(out)
 	return out
 }
 

@@ -330,3 +330,26 @@ func TestAllToolsDoesNotValidate(t *testing.T) {
 	var conflict *ToolNameConflictError
 	assert.True(t, errors.As(s.Validate(), &conflict))
 }
+
+func TestValidityIsRemembered(t *testing.T) {
+	built, err := NewBuilder().Tools("rag", tool("search")).Tools("web", tool("fetch")).Build()
+	require.NoError(t, err)
+	assert.True(t, built.valid)
+	assert.True(t, built.RemoveSource("web").valid, "removal cannot make a conflict")
+	assert.True(t, built.RemoveType(TypeDocument).valid)
+
+	grown := built.Append(tools("platform", "search"))
+	assert.False(t, grown.valid, "an appended layer must be checked again")
+	_, err = grown.SelectTools(Auto)
+	assert.ErrorIs(t, err, ErrToolNameConflict)
+	inserted, err := built.Insert(0, tools("platform", "fetch"))
+	require.NoError(t, err)
+	_, err = inserted.SelectTools(Auto)
+	assert.ErrorIs(t, err, ErrToolNameConflict)
+
+	got, err := built.SelectTools(Auto)
+	require.NoError(t, err)
+	assert.Equal(t, []ToolSpec{tool("search"), tool("fetch")}, got)
+	got[0].InputSchema[2] = 'X'
+	assert.Equal(t, []ToolSpec{tool("search"), tool("fetch")}, built.AllTools(), "readers of a valid stack copy too")
+}

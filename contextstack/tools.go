@@ -69,10 +69,13 @@ func (c ToolChoice) Filter(tools []ToolSpec) []ToolSpec {
 // when the choice would leave one side out) and returns the tools choice
 // offers, deduplicated and in stack order.
 func (s Stack) SelectTools(choice ToolChoice) ([]ToolSpec, error) {
-	if err := s.Validate(); err != nil {
+	tools, err := s.tools(true)
+	if err != nil {
 		return nil, err
 	}
-	return choice.Filter(s.AllTools()), nil
+	tools = choice.Filter(tools)
+	cloneSchemas(tools)
+	return tools, nil
 }
 
 // MarshalJSON writes "auto", "any", a name (one chosen tool) or a list.
@@ -87,10 +90,14 @@ func (c ToolChoice) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads what MarshalJSON writes. A string other than "auto"
-// and "any" names one tool; an empty string, null, or anything but a
-// string or a list of strings is ErrInvalidToolChoice.
+// and "any" names one tool; null leaves c as it is, as encoding/json does
+// for other types; an empty name, or anything but a string or a list of
+// strings, is ErrInvalidToolChoice.
 func (c *ToolChoice) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		return nil
+	}
 	if len(data) > 0 && data[0] == '"' {
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
