@@ -1,0 +1,3 @@
+package clean
+
+const want = "测试文件里的中文不算：{{ x }}"

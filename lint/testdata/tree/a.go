@@ -1,0 +1,3 @@
+package tree
+
+const ok = "fine"

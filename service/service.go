@@ -1,0 +1,128 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/builders"
+	"github.com/seed-e7d2830f/promptkit/manager"
+)
+
+// Sentinel errors of the service.
+var (
+	// ErrUnknownBuilder is returned by Build for a name no builder has.
+	ErrUnknownBuilder = errors.New("service: unknown builder")
+	// ErrDuplicateBuilder is returned by New when two builders share a name.
+	ErrDuplicateBuilder = errors.New("service: duplicate builder")
+)
+
+// Service dispatches builds to builders by name. Make one with New.
+type Service struct {
+	byName map[string]entry
+	infos  []Info // sorted by name
+	known  string // the names, for errors
+}
+
+// entry is one registered builder and the data keys it reads.
+type entry struct {
+	b    builders.Builder
+	keys []string
+}
+
+// Info describes one registered builder.
+type Info struct {
+	Name     string   // the name hosts build by
+	Template string   // the template it renders
+	Keys     []string // the data keys it reads, sorted
+}
+
+// New makes the service: the seven default builders, sharing m, the bot
+// name and the note id prefix of the options, plus the builders of
+// WithBuilders. Every builder's template must be in m
+// (manager.ErrUnknownTemplate otherwise), and names must be unique
+// (ErrDuplicateBuilder).
+func New(m *manager.Manager, opts ...Option) (*Service, error) {
+	if m == nil {
+		return nil, fmt.Errorf("%w: service.New needs a manager", builders.ErrNoRenderer)
+	}
+	cfg := defaults()
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	bs, err := builders.Defaults(m, builders.Config{BotName: cfg.botName, NotePrefix: cfg.notePrefix})
+	if err != nil {
+		return nil, fmt.Errorf("service: %w", err)
+	}
+	bs = append(bs, cfg.extra...)
+
+	s := &Service{byName: make(map[string]entry, len(bs))}
+	var errs []error
+	for _, b := range bs {
+		name, tmpl := b.Name(), b.Template()
+		switch _, taken := s.byName[name]; {
+		case name == "":
+			errs = append(errs, fmt.Errorf("%w: a builder of type %T has an empty name", ErrInvalidOption, b))
+			continue
+		case taken:
+			errs = append(errs, fmt.Errorf("%w: %q is registered twice (%T and %T)", ErrDuplicateBuilder, name, s.byName[name].b, b))
+			continue
+		}
+		if _, ok := m.Lookup(tmpl); !ok {
+			errs = append(errs, fmt.Errorf("%w: builder %q renders template %q, which the template set does not have",
+				manager.ErrUnknownTemplate, name, tmpl))
+		}
+		keys := b.Keys()
+		s.byName[name] = entry{b: b, keys: keys}
+		s.infos = append(s.infos, Info{Name: name, Template: tmpl, Keys: keys})
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(s.infos, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
+	names := make([]string, len(s.infos))
+	for i, in := range s.infos {
+		names[i] = in.Name
+	}
+	s.known = strings.Join(names, ", ")
+	return s, nil
+}
+
+// Build makes the prompt of the builder called name from the task and the
+// data (the named arguments of the call). The data is copied, so the
+// caller may reuse it; a key the builder does not read is an error
+// (builders.ErrUnknownKey). Errors name the builder; see the package doc.
+func (s *Service) Build(name string, task builders.Task, data map[string]any) (string, error) {
+	e, ok := s.byName[name]
+	if !ok {
+		return "", fmt.Errorf("%w %q (known: %s)", ErrUnknownBuilder, name, s.known)
+	}
+	ctx := builders.NewContext(task, data)
+	for k := range data {
+		if !slices.Contains(e.keys, k) {
+			return "", builders.CheckKeys(e.b, ctx)
+		}
+	}
+	out, err := e.b.Build(ctx)
+	if err != nil {
+		var be *builders.Error
+		if errors.As(err, &be) && be.Builder == name {
+			return "", err // already names the builder
+		}
+		return "", fmt.Errorf("service: builder %q: %w", name, err)
+	}
+	return out, nil
+}
+
+// Builders describes the registered builders, sorted by name.
+func (s *Service) Builders() []Info {
+	out := make([]Info, len(s.infos))
+	for i, in := range s.infos {
+		in.Keys = slices.Clone(in.Keys)
+		out[i] = in
+	}
+	return out
+}
