@@ -54,10 +54,12 @@ var toolRulesJSON []byte
 // toolRules is toolrules.json: the words and patterns of the check, kept
 // as data so that Go code carries no prompt vocabulary.
 type toolRules struct {
-	About                 string   `json:"about"`
-	ParameterSectionWords []string `json:"parameter_section_words"`
-	SchemaWords           []string `json:"schema_words"`
-	Implementation        []struct {
+	About                   string   `json:"about"`
+	ParameterSectionPattern string   `json:"parameter_section_pattern"`
+	ParameterSectionWords   []string `json:"parameter_section_words"`
+	ParameterListedPatterns []string `json:"parameter_listed_patterns"`
+	SchemaWords             []string `json:"schema_words"`
+	Implementation          []struct {
 		What    string `json:"what"`
 		Pattern string `json:"pattern"`
 	} `json:"implementation"`
@@ -69,14 +71,16 @@ type implPattern struct {
 }
 
 type compiledRules struct {
-	section     *regexp.Regexp
-	schemaWords string // a regexp alternation, for per-parameter patterns
-	impl        []implPattern
+	section *regexp.Regexp
+	// listed are the parameter_listed_patterns with {schema_words}
+	// filled in; {name} is filled per parameter.
+	listed []string
+	impl   []implPattern
 }
 
 // rules compiles toolrules.json once. The file is part of the source and
-// its tests; a broken file is a build-time bug, reported as an error by
-// every LintTools call rather than by a panic.
+// its tests; a broken file is a bug, reported as an error by every
+// LintTools call rather than by a panic.
 var rules = sync.OnceValues(func() (*compiledRules, error) {
 	var r toolRules
 	dec := json.NewDecoder(bytes.NewReader(toolRulesJSON))
@@ -85,14 +89,13 @@ var rules = sync.OnceValues(func() (*compiledRules, error) {
 		return nil, fmt.Errorf("contextstack: toolrules.json: %w", err)
 	}
 	c := &compiledRules{}
-	// A section heading: the word alone on its line, or the word followed
-	// by a colon, at the start of a line or after punctuation.
-	words := alternation(r.ParameterSectionWords)
 	var err error
-	c.section, err = regexp.Compile(`(?im)(?:^|[\s。．.;；,，、(（])[#*>_\-\s]*((?:` + words + `)[*_\s]*(?:[:：]|$))`)
-	if err != nil {
-		return nil, fmt.Errorf("contextstack: toolrules.json: parameter_section_words: %w", err)
+	section := strings.ReplaceAll(r.ParameterSectionPattern, "{words}", alternation(r.ParameterSectionWords))
+	if c.section, err = regexp.Compile(section); err != nil {
+		return nil, fmt.Errorf("contextstack: toolrules.json: parameter_section_pattern: %w", err)
 	}
+	// ASCII schema words end at a word boundary ("int" must not match
+	// "into"); other scripts have no word boundaries in RE2.
 	var ascii, other []string
 	for _, w := range r.SchemaWords {
 		if isASCIIWord(w) {
@@ -101,9 +104,13 @@ var rules = sync.OnceValues(func() (*compiledRules, error) {
 			other = append(other, w)
 		}
 	}
-	c.schemaWords = `(?:(?i:` + alternation(ascii) + `)\b|` + alternation(other) + `)`
-	if _, err := regexp.Compile(c.schemaWords); err != nil {
-		return nil, fmt.Errorf("contextstack: toolrules.json: schema_words: %w", err)
+	schemaWords := `(?:(?i:` + alternation(ascii) + `)\b|` + alternation(other) + `)`
+	for i, p := range r.ParameterListedPatterns {
+		p = strings.ReplaceAll(p, "{schema_words}", schemaWords)
+		if _, err := regexp.Compile(strings.ReplaceAll(p, "{name}", "x")); err != nil {
+			return nil, fmt.Errorf("contextstack: toolrules.json: parameter_listed_patterns[%d]: %w", i, err)
+		}
+		c.listed = append(c.listed, p)
 	}
 	for _, p := range r.Implementation {
 		re, err := regexp.Compile(p.Pattern)
@@ -175,15 +182,28 @@ func (r *compiledRules) lint(t ToolSpec) []Problem {
 	if len(listed) > 0 {
 		add(RuleParameterListed, "description lists parameters already in the input schema: %s; keep names, types, required flags and defaults in the schema", strings.Join(listed, ", "))
 	}
-	reported := make(map[string]bool)
+	// One problem per kind of machinery, quoting its leftmost mention.
+	type mention struct {
+		at   int
+		text string
+	}
+	var kinds []string
+	found := make(map[string]mention)
 	for _, p := range r.impl {
-		if reported[p.what] {
+		loc := p.re.FindStringIndex(desc)
+		if loc == nil {
 			continue
 		}
-		if m := p.re.FindString(desc); m != "" {
-			reported[p.what] = true
-			add(RuleImplementation, "description describes implementation (%s: %q); say when and why to use the tool, not how it works", p.what, strings.TrimSpace(m))
+		prev, seen := found[p.what]
+		if !seen {
+			kinds = append(kinds, p.what)
 		}
+		if !seen || loc[0] < prev.at {
+			found[p.what] = mention{at: loc[0], text: desc[loc[0]:loc[1]]}
+		}
+	}
+	for _, what := range kinds {
+		add(RuleImplementation, "description describes implementation (%s: %q); say when and why to use the tool, not how it works", what, strings.TrimSpace(found[what].text))
 	}
 	if schemaErr != nil {
 		add(RuleInvalidSchema, "input schema: %v", schemaErr)
@@ -198,13 +218,11 @@ func (r *compiledRules) listsParameter(desc, p string) bool {
 	if !strings.Contains(desc, p) {
 		return false
 	}
-	name := "[`'\"“‘]?" + `\b` + regexp.QuoteMeta(p) + `\b` + "[`'\"”’]?"
-	item := `(?m)^[ \t]*(?:[-*•+·]|\d+[.)、])?[ \t]*` + name + `[ \t]*(?:[:：=]|[-—–][ \t])`
-	typed := name + `[ \t]*[(（\[【:：,，]?[ \t]*(?:为|是)?[ \t]*` + r.schemaWords
-	for _, pat := range []string{item, typed} {
-		// p is quoted and the schema words were compiled in rules(), so
-		// these patterns compile.
-		if re, err := regexp.Compile(pat); err == nil && re.MatchString(desc) {
+	name := `\b` + regexp.QuoteMeta(p) + `\b`
+	for _, pat := range r.listed {
+		// p is quoted and the pattern compiled in rules(), so this compiles.
+		re, err := regexp.Compile(strings.ReplaceAll(pat, "{name}", name))
+		if err == nil && re.MatchString(desc) {
 			return true
 		}
 	}

@@ -124,5 +124,8 @@ func TestLintRulesAreCovered(t *testing.T) {
 	for _, w := range []string{"参数", "Args", "Parameters", "入参", "参数说明"} {
 		assert.True(t, r.section.MatchString("x\n"+w+":"), "section word %q", w)
 	}
-	assert.False(t, strings.Contains(r.schemaWords, "||"), "no empty alternative")
+	for _, p := range r.listed {
+		assert.False(t, strings.Contains(p, "||"), "no empty alternative in %q", p)
+		assert.Contains(t, p, "{name}")
+	}
 }
