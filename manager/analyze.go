@@ -90,6 +90,11 @@ func (a *analyzer) node(n node) {
 		a.file = n.path
 		a.nodes(n.body)
 		a.file = prev
+	case *chatNode:
+		a.expr(n.role)
+		a.nodes(n.body)
+	case *imageNode:
+		a.expr(n.x)
 	}
 }
 

@@ -51,6 +51,20 @@ type (
 		path string // as written, relative to the template root
 		body []node // the included file, parsed and inlined at load
 	}
+	// chatNode is {% chat role=… %}…{% endchat %}: one chat message (chat.go).
+	chatNode struct {
+		p    pos
+		role expr
+		body []node
+		file string // the file the block is in, set when includes are resolved
+	}
+	// imageNode is {{ x | image }} inside a chat block, made from its
+	// outputNode by the chat checks at load (chat.go).
+	imageNode struct {
+		p    pos
+		x    expr
+		file string
+	}
 )
 
 func (n *textNode) position() pos    { return n.p }
@@ -60,6 +74,8 @@ func (n *forNode) position() pos     { return n.p }
 func (n *setNode) position() pos     { return n.p }
 func (n *withNode) position() pos    { return n.p }
 func (n *includeNode) position() pos { return n.p }
+func (n *chatNode) position() pos    { return n.p }
+func (n *imageNode) position() pos   { return n.p }
 
 type expr interface{ position() pos }
 

@@ -36,6 +36,12 @@ var (
 	ErrOutputLimit = errors.New("manager: output limit exceeded")
 	// ErrClosed is returned by operations on a closed manager.
 	ErrClosed = errors.New("manager: closed")
+	// ErrChatTemplate is returned by Render for a template with {% chat %}
+	// blocks: it renders to messages, with RenderMessages.
+	ErrChatTemplate = errors.New("manager: chat template")
+	// ErrVariableFunc is returned when a function bound to a variable (see
+	// WithFunc) fails or panics.
+	ErrVariableFunc = errors.New("manager: variable function failed")
 )
 
 // Error is one problem with one template. It says where (template name,

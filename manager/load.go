@@ -30,6 +30,7 @@ type compiled struct {
 	declared map[string]*Variable
 	defaults map[string]any // optional variables with a default
 	unused   []string       // declared but never referenced
+	chat     bool           // has {% chat %} blocks: renders with RenderMessages
 }
 
 // loader holds the state of one load: parsed files are shared between
@@ -93,8 +94,12 @@ func (l *loader) readFile(p string) parsedFile {
 }
 
 func (l *loader) compileEntry(e Template) *compiled {
+	return l.compileParsed(e, l.readFile(e.Path))
+}
+
+// compileParsed compiles entry e from its parsed top-level file pf.
+func (l *loader) compileParsed(e Template, pf parsedFile) *compiled {
 	nproblems := len(l.problems)
-	pf := l.readFile(e.Path)
 	if pf.err != nil {
 		l.fileError(e.Name, e.Path, pf.err)
 		return nil
@@ -111,6 +116,12 @@ func (l *loader) compileEntry(e Template) *compiled {
 	}
 	e.Hash = hex.EncodeToString(h.Sum(nil))
 	c := &compiled{info: e, declared: map[string]*Variable{}, defaults: map[string]any{}}
+	var chatProblems []*Error
+	c.chat, chatProblems = checkChat(nodes, e.Path)
+	for _, p := range chatProblems {
+		p.Template = e.Name
+		l.problem(p)
+	}
 	declared := map[string]bool{}
 	for i := range e.Variables {
 		v := &c.info.Variables[i]
@@ -219,6 +230,11 @@ func (l *loader) resolveIncludes(name, file string, nodes []node, stack []string
 				c := *n
 				c.body = walk(n.body, file, stack)
 				out[i] = &c
+			case *chatNode:
+				c := *n
+				c.file = file
+				c.body = walk(n.body, file, stack)
+				out[i] = &c
 			case *setNode:
 				c := *n
 				if n.body != nil {
@@ -260,6 +276,8 @@ func checkDepth(nodes []node, depth int) error {
 		case *setNode:
 			kids = [][]node{n.body}
 		case *includeNode:
+			kids = [][]node{n.body}
+		case *chatNode:
 			kids = [][]node{n.body}
 		}
 		for _, k := range kids {

@@ -85,7 +85,7 @@ func (p *parser) parseBody() ([]node, *segment, error) {
 			}
 			name := seg.toks[0].s
 			switch name {
-			case "endif", "elif", "else", "endfor", "endset", "endwith", "endraw":
+			case "endif", "elif", "else", "endfor", "endset", "endwith", "endraw", "endchat":
 				return nodes, seg, nil
 			}
 			n, err := p.parseStmt(seg, name)
@@ -112,6 +112,8 @@ func (p *parser) parseStmt(seg *segment, name string) (node, error) {
 		return p.parseSet(seg, ts)
 	case "with":
 		return p.parseWith(seg, ts)
+	case "chat":
+		return p.parseChat(seg, ts)
 	case "include":
 		t := ts.next()
 		if t.kind != tokString {
@@ -128,7 +130,7 @@ func (p *parser) parseStmt(seg *segment, name string) (node, error) {
 	if alt, ok := unsupportedTags[name]; ok {
 		return nil, &syntaxError{p: seg.p, kind: ErrUnsupported, msg: fmt.Sprintf("tag %q is not supported; use %s", name, alt)}
 	}
-	return nil, &syntaxError{p: seg.p, kind: ErrUnsupported, msg: fmt.Sprintf("unknown tag %q; supported tags: if, elif, else, for, set, with, include, raw", name)}
+	return nil, &syntaxError{p: seg.p, kind: ErrUnsupported, msg: fmt.Sprintf("unknown tag %q; supported tags: if, elif, else, for, set, with, include, raw, chat", name)}
 }
 
 func (p *parser) parseIf(seg *segment, ts *tokens) (node, error) {

@@ -24,6 +24,7 @@ type renderState struct {
 	out   outBuf
 	iters int
 	maxIt int
+	chat  *chatSink // set by RenderMessages for a chat template (chat.go)
 }
 
 var statePool = sync.Pool{New: func() any { return &renderState{} }}

@@ -84,13 +84,22 @@ func (c *compiled) bind(vars map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-func (c *compiled) render(vars map[string]any, cfg *config) (out string, err error) {
+func (c *compiled) render(vars map[string]any, cfg *config) (string, error) {
+	if c.chat {
+		return "", c.chatTemplateError()
+	}
+	return c.exec(vars, cfg, nil)
+}
+
+// exec runs the template. With a sink (RenderMessages of a chat
+// template), chat blocks add their messages to it and no text is returned.
+func (c *compiled) exec(vars map[string]any, cfg *config, sink *chatSink) (out string, err error) {
 	bound, err := c.bind(vars)
 	if err != nil {
 		return "", err
 	}
 	st := statePool.Get().(*renderState)
-	st.vars, st.iters, st.maxIt = bound, 0, cfg.maxIterations
+	st.vars, st.iters, st.maxIt, st.chat = bound, 0, cfg.maxIterations, sink
 	st.out = outBuf{b: st.out.b[:0], max: cfg.maxOutput}
 	pctx := ctxPool.Get().(pongo2.Context)
 	pctx[stateKey] = st
@@ -100,7 +109,7 @@ func (c *compiled) render(vars map[string]any, cfg *config) (out string, err err
 		}
 		delete(pctx, stateKey)
 		ctxPool.Put(pctx)
-		st.vars = nil
+		st.vars, st.chat = nil, nil
 		if cap(st.out.b) <= 64<<10 {
 			statePool.Put(st)
 		}
@@ -110,6 +119,9 @@ func (c *compiled) render(vars map[string]any, cfg *config) (out string, err err
 	}
 	if st.out.over {
 		return "", c.errorf(ErrOutputLimit, nil, "output exceeds %d bytes (WithMaxOutputBytes)", cfg.maxOutput)
+	}
+	if sink != nil {
+		return "", nil
 	}
 	return string(st.out.b), nil
 }
@@ -128,6 +140,10 @@ func (c *compiled) execError(err error, st *renderState) error {
 	}
 	e := c.errorf(ErrTemplate, nil, "render failed")
 	e.Err = err
+	var se *siteError // a chat or image tag says where it stands
+	if errors.As(err, &se) {
+		e.Path, e.Line, e.Col = se.file, se.p.line, se.p.col
+	}
 	if pe != nil && pe.OrigError != nil {
 		e.Msg = "render failed: " + pe.OrigError.Error()
 		e.Err, e.causeInMsg = pe, true

@@ -120,6 +120,10 @@ func (t *translator) node(n node) error {
 		t.b.WriteString("{% endwith %}")
 	case *includeNode:
 		return t.nodes(n.body)
+	case *chatNode:
+		return t.chat(n)
+	case *imageNode:
+		return t.image(n)
 	default:
 		return fmt.Errorf("manager: internal error: unknown node %T", n)
 	}
