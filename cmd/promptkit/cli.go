@@ -44,6 +44,7 @@ func commands() []command {
 		{"build", "build a prompt with a builder, as a plugin host does", runBuild},
 		{"builders", "list the builders with their templates and data keys", runBuilders},
 		{"lint", "find prompts written inline in Go source", runLint},
+		{"lint-tools", "check tool descriptions: when and why, not parameters or internals", runLintTools},
 	}
 }
 
