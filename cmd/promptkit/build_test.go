@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +14,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// jsonFile writes content into a temporary file and returns its path.
+func jsonFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	return path
+}
 
 // libraryBuild is what a host gets from the library for the same input.
 func libraryBuild(t *testing.T, name string, task builders.Task, data map[string]any) string {
@@ -28,8 +37,8 @@ func libraryBuild(t *testing.T, name string, task builders.Task, data map[string
 }
 
 func TestBuildCommand(t *testing.T) {
-	task := writeFile(t, "task.json", `{"id": "t-42", "title": "明天北京天气", "intent": "帮我查明天北京会不会下雨"}`)
-	data := writeFile(t, "data.json", `{"instruction": "改查上海"}`)
+	task := jsonFile(t, "task.json", `{"id": "t-42", "title": "明天北京天气", "intent": "帮我查明天北京会不会下雨"}`)
+	data := jsonFile(t, "data.json", `{"instruction": "改查上海"}`)
 	agent := libraryBuild(t, "agent_system", builders.Task{ID: "t-42", Title: "明天北京天气", Intent: "帮我查明天北京会不会下雨"}, nil)
 	injection := libraryBuild(t, "injection", builders.Task{ID: "t-42"}, map[string]any{"instruction": "改查上海"})
 
