@@ -1,0 +1,73 @@
+// Package rag assembles the messages of a retrieval-augmented answer: how
+// knowledge-base chunks, tool (MCP) results, the conversation history and
+// the user's question become the one message list a chat model receives,
+// as seed 002 (Ragent's RAGPromptService) describes it.
+//
+//	[system]      the scene's rules, or the intent's own template, plus a rules block
+//	[history...]  the conversation as given (a summary, then recent turns)
+//	[user]        <tool_data>, <documents>, then <question> or numbered <questions>
+//
+// All wording lives in the templates rag_system_kb, rag_system_tool,
+// rag_system_mixed, rag_system_intent and rag_user of the default set;
+// this package only decides which template runs and with which values.
+//
+// # Trust model
+//
+// Evidence is data, never instructions. Every chunk text and source, every
+// intent name, every tool name, error and data string (object keys
+// included) and the question and sub-questions are escaped with
+// builders.EscapeXML before they reach a template, so a chunk containing
+// "</document>" or "<tool_data>" cannot close the tag around it or forge
+// another, and a quote cannot end an attribute. The system templates tell
+// the model that the tags hold material, not orders, and how to read the
+// five escapes back.
+//
+// Three inputs are trusted and inserted as they are: the history messages
+// (each is a message of its own, with no tag to escape from), and the
+// intents' replacement templates and rule snippets, which are the host's
+// configuration, like the templates themselves. A replacement template is
+// inserted as text, never executed as a template.
+//
+// # Scenes
+//
+// The evidence decides the scene: knowledge-base chunks only (SceneKB),
+// tool results only (SceneTool) or both (SceneMixed). A tool result counts
+// whether it holds data or an error; a chunk counts when its text is not
+// blank. With neither, Messages returns ErrNoEvidence: the host should
+// answer without the model rather than send an empty prompt.
+//
+// # Intents, templates and rules
+//
+// An intent keeps evidence when a non-blank chunk or a tool result names
+// it. When exactly one intent keeps evidence and carries a replacement
+// template, that template is the system message (rag_system_intent);
+// otherwise the scene's template is, and templates of several intents are
+// never merged. The rule snippets of the intents that keep evidence are
+// trimmed, blank ones dropped and duplicates removed (the first wins);
+// the template prints them in a <rules> block, numbered when there are
+// several, plain when there is one. PlanFor shows these decisions without
+// rendering.
+//
+// # Questions
+//
+// Two or more non-blank sub-questions (from query rewriting) are printed
+// numbered in <questions>; otherwise the question is printed in
+// <question>.
+//
+// # Service
+//
+// Builder satisfies builders.Builder under the name "rag_answer": Build
+// returns the messages as a JSON array, BuildMessages as values, reading
+// the fields of Input as data keys.
+//
+// # Errors
+//
+// Every error is a *builders.Error naming the builder and the offending
+// key ("tools[1].tool"); its Kind is ErrNoEvidence or a sentinel of
+// package builders (ErrMissingValue, ErrInvalidValue, ErrUnknownKey,
+// ErrNoRenderer, ErrRender), for errors.Is.
+//
+// # Concurrency
+//
+// A Builder holds only its renderer; build from any number of goroutines.
+package rag
