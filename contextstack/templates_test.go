@@ -98,3 +98,25 @@ func TestRenderErrorWrapsManagerErrors(t *testing.T) {
 	assert.Equal(t, 1, re.Layer)
 	assert.Equal(t, TemplateSkillCatalog, re.Template)
 }
+
+// TestConcurrentDerive derives requests from one stack in many goroutines
+// with one manager; run with -race.
+func TestConcurrentDerive(t *testing.T) {
+	m := defaultManager(t)
+	s, err := NewBuilder().Tools("rag", tool("search")).Build()
+	require.NoError(t, err)
+	s = s.Append(benchLayers()[:8]...)
+	want, err := s.DeriveRequest(Request{}, m, WithClock(FixedClock(turnTime)))
+	require.NoError(t, err)
+	done := make(chan Request, 8)
+	for range 8 {
+		go func() {
+			got, err := s.DeriveRequest(Request{}, m, WithClock(FixedClock(turnTime)))
+			assert.NoError(t, err)
+			done <- got
+		}()
+	}
+	for range 8 {
+		assert.Equal(t, want, <-done)
+	}
+}
