@@ -37,7 +37,9 @@ var (
 	// ErrClosed is returned by operations on a closed manager.
 	ErrClosed = errors.New("manager: closed")
 	// ErrChatTemplate is returned by Render for a template with {% chat %}
-	// blocks: it renders to messages, with RenderMessages.
+	// blocks (it renders to messages, with RenderMessages), and by Override
+	// for a source that would turn a text template into a chat template or
+	// the reverse.
 	ErrChatTemplate = errors.New("manager: chat template")
 	// ErrVariableFunc is returned when a function bound to a variable (see
 	// WithFunc) fails or panics.

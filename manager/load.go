@@ -19,6 +19,7 @@ type snapshot struct {
 	templates map[string]*compiled
 	names     []string // sorted
 	gen       uint64
+	overrides map[string]override // templates replaced by Override (override.go)
 }
 
 // compiled is one template, ready to render.
