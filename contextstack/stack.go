@@ -1,7 +1,9 @@
 package contextstack
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -191,26 +193,25 @@ const BlockSeparator = "\n\n"
 // whose text is not blank. State layers render nothing and are left out.
 // A layer that fails to render is a *RenderError.
 func (s Stack) SystemPrompt(r Renderer) ([]Block, error) {
-	order := make([]int, 0, len(s.layers))
+	type entry struct{ index, priority int }
+	order := make([]entry, 0, len(s.layers))
 	for i, l := range s.layers {
 		if l.Type().IsPrompt() {
-			order = append(order, i)
+			order = append(order, entry{i, l.EffectivePriority()})
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return s.layers[a].EffectivePriority() - s.layers[b].EffectivePriority()
-	})
+	slices.SortStableFunc(order, func(a, b entry) int { return cmp.Compare(a.priority, b.priority) })
 	blocks := make([]Block, 0, len(order))
-	for _, i := range order {
-		l := s.layers[i]
+	for _, e := range order {
+		l := s.layers[e.index]
 		text, tmpl, err := l.Content.render(r)
 		if err != nil {
-			return nil, &RenderError{Layer: i, Type: l.Type(), Source: l.Source, Template: tmpl, Err: err}
+			return nil, &RenderError{Layer: e.index, Type: l.Type(), Source: l.Source, Template: tmpl, Err: err}
 		}
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		blocks = append(blocks, Block{Text: text, Type: l.Type(), Source: l.Source, Priority: l.EffectivePriority()})
+		blocks = append(blocks, Block{Text: text, Type: l.Type(), Source: l.Source, Priority: e.priority})
 	}
 	return blocks, nil
 }
@@ -256,7 +257,8 @@ func (s Stack) AllDocuments() []Document {
 	var out []Document
 	for _, l := range s.layers {
 		if d, ok := l.Content.(Document); ok {
-			out = append(out, d.clone().(Document))
+			d.Metadata = maps.Clone(d.Metadata)
+			out = append(out, d)
 		}
 	}
 	return out
@@ -268,7 +270,10 @@ func (s Stack) AllBundles() []Bundle {
 	var out []Bundle
 	for _, l := range s.layers {
 		if b, ok := l.Content.(ContentBundles); ok {
-			out = append(out, b.clone().(ContentBundles).Bundles...)
+			for _, bundle := range b.Bundles {
+				bundle.Files = slices.Clone(bundle.Files)
+				out = append(out, bundle)
+			}
 		}
 	}
 	return out

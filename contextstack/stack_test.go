@@ -2,6 +2,7 @@ package contextstack
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -352,4 +353,15 @@ func TestValidityIsRemembered(t *testing.T) {
 	assert.Equal(t, []ToolSpec{tool("search"), tool("fetch")}, got)
 	got[0].InputSchema[2] = 'X'
 	assert.Equal(t, []ToolSpec{tool("search"), tool("fetch")}, built.AllTools(), "readers of a valid stack copy too")
+}
+
+func TestExtremePriorities(t *testing.T) {
+	s := NewStack(
+		Layer{Source: "max", Priority: math.MaxInt, Content: ContextPrompt{Text: "max"}},
+		Layer{Source: "min", Priority: math.MinInt, Content: ContextPrompt{Text: "min"}},
+		user("request", "user"),
+	)
+	text, err := s.SystemPromptText(&fakeRenderer{})
+	require.NoError(t, err)
+	assert.Equal(t, "min\n\nuser\n\nmax", text)
 }
