@@ -20,6 +20,7 @@ var (
 
 // Service dispatches builds to builders by name. Make one with New.
 type Service struct {
+	m      *manager.Manager // for Prompts and UpdatePrompts (prompts.go)
 	byName map[string]entry
 	infos  []Info // sorted by name
 	known  string // the names, for errors
@@ -59,7 +60,7 @@ func New(m *manager.Manager, opts ...Option) (*Service, error) {
 	}
 	bs = append(bs, cfg.extra...)
 
-	s := &Service{byName: make(map[string]entry, len(bs))}
+	s := &Service{m: m, byName: make(map[string]entry, len(bs))}
 	var errs []error
 	for _, b := range bs {
 		name, tmpl := b.Name(), b.Template()
