@@ -65,22 +65,15 @@ func CheckKeys(b Builder, ctx Context) error {
 
 // checkKeys is CheckKeys for a builder's name and keys.
 func checkKeys(name string, keys []string, ctx Context) error {
-	known := func(k string) bool { return slices.Contains(keys, k) }
-	ok := true
-	for k := range ctx.data {
-		ok = ok && known(k)
-	}
-	if ok {
+	k, unknown := ctx.Unknown(keys)
+	if !unknown {
 		return nil
 	}
-	// Name the first unknown key in sorted order, so the error is stable.
-	sorted := ctx.Keys()
-	i := slices.IndexFunc(sorted, func(k string) bool { return !known(k) })
 	reads := "nothing"
 	if len(keys) > 0 {
 		reads = strings.Join(keys, ", ")
 	}
-	return &Error{Kind: ErrUnknownKey, Builder: name, Key: sorted[i],
+	return &Error{Kind: ErrUnknownKey, Builder: name, Key: k,
 		Msg: fmt.Sprintf("not a data key of this builder (it reads: %s)", reads)}
 }
 

@@ -3,6 +3,7 @@ package builders
 import (
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // Task is what the host knows about the job a prompt is built for.
@@ -22,7 +23,13 @@ type Task struct {
 // The zero Context has an empty task and no data.
 type Context struct {
 	task Task
-	data map[string]any
+	data []entry // sorted by key
+}
+
+// entry is one data key and its value.
+type entry struct {
+	key   string
+	value any
 }
 
 // NewContext makes the context of one build. It deep-copies data: maps,
@@ -31,10 +38,11 @@ type Context struct {
 func NewContext(task Task, data map[string]any) Context {
 	c := Context{task: task}
 	if len(data) > 0 {
-		c.data = make(map[string]any, len(data))
+		c.data = make([]entry, 0, len(data))
 		for k, v := range data {
-			c.data[k] = deepCopy(v)
+			c.data = append(c.data, entry{k, deepCopy(v)})
 		}
+		slices.SortFunc(c.data, func(a, b entry) int { return strings.Compare(a.key, b.key) })
 	}
 	return c
 }
@@ -45,21 +53,42 @@ func (c Context) Task() Task { return c.task }
 // Value returns the data value under key and whether it is present.
 // A composite value is returned as a fresh deep copy.
 func (c Context) Value(key string) (any, bool) {
-	v, ok := c.data[key]
+	v, ok := c.value(key)
 	if !ok {
 		return nil, false
 	}
 	return deepCopy(v), true
 }
 
+// value returns the stored value under key, not copied: for scalars.
+func (c Context) value(key string) (any, bool) {
+	for _, e := range c.data {
+		if e.key == key {
+			return e.value, true
+		}
+	}
+	return nil, false
+}
+
 // Keys returns the data keys, sorted.
 func (c Context) Keys() []string {
-	keys := make([]string, 0, len(c.data))
-	for k := range c.data {
-		keys = append(keys, k)
+	keys := make([]string, len(c.data))
+	for i, e := range c.data {
+		keys[i] = e.key
 	}
-	slices.Sort(keys)
 	return keys
+}
+
+// Unknown returns the first data key, in sorted order, that is not in
+// keys, and whether there is one. It is how builders refuse data they do
+// not read (see CheckKeys); it does not allocate.
+func (c Context) Unknown(keys []string) (string, bool) {
+	for _, e := range c.data {
+		if !slices.Contains(keys, e.key) {
+			return e.key, true
+		}
+	}
+	return "", false
 }
 
 // deepCopy copies v so that no map, slice, array or pointer in the result

@@ -122,3 +122,28 @@ func TestContextConcurrentUse(t *testing.T) {
 	v, _ := ctx.Value("list")
 	assert.Equal(t, []any{"a", "b"}, v)
 }
+
+func TestContextUnknown(t *testing.T) {
+	ctx := NewContext(Task{}, map[string]any{"b": 1, "a": 2, "c": 3})
+	tests := []struct {
+		keys    []string
+		want    string
+		unknown bool
+	}{
+		{[]string{"a", "b", "c", "d"}, "", false},
+		{[]string{"c", "b"}, "a", true},
+		{[]string{"a", "b"}, "c", true},
+		{nil, "a", true},
+	}
+	for _, tt := range tests {
+		k, unknown := ctx.Unknown(tt.keys)
+		assert.Equal(t, tt.want, k, tt.keys)
+		assert.Equal(t, tt.unknown, unknown, tt.keys)
+	}
+	k, unknown := NewContext(Task{}, map[string]any{"": 1}).Unknown([]string{"a"})
+	assert.True(t, unknown, "an empty key is a key too")
+	assert.Empty(t, k)
+	_, unknown = NewContext(Task{}, nil).Unknown(nil)
+	assert.False(t, unknown)
+	assert.Zero(t, testing.AllocsPerRun(10, func() { ctx.Unknown([]string{"a", "b", "c"}) }))
+}

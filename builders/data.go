@@ -15,7 +15,7 @@ type data struct {
 
 // str returns the string under key; absent or null is "".
 func (d data) str(key string) (string, error) {
-	v, ok := d.ctx.data[key] // strings need no copy
+	v, ok := d.ctx.value(key) // strings need no copy
 	if !ok || v == nil {
 		return "", nil
 	}

@@ -19,5 +19,11 @@ var xmlEscaper = strings.NewReplacer(
 // becomes "&amp;amp;", so the model reads exactly the text that was passed.
 // A string with nothing to escape is returned as is, without allocating.
 func EscapeXML(s string) string {
-	return xmlEscaper.Replace(s)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '&', '<', '>', '"', '\'':
+			return xmlEscaper.Replace(s)
+		}
+	}
+	return s
 }

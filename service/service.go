@@ -102,10 +102,8 @@ func (s *Service) Build(name string, task builders.Task, data map[string]any) (s
 		return "", fmt.Errorf("%w %q (known: %s)", ErrUnknownBuilder, name, s.known)
 	}
 	ctx := builders.NewContext(task, data)
-	for k := range data {
-		if !slices.Contains(e.keys, k) {
-			return "", builders.CheckKeys(e.b, ctx)
-		}
+	if _, unknown := ctx.Unknown(e.keys); unknown {
+		return "", builders.CheckKeys(e.b, ctx)
 	}
 	out, err := e.b.Build(ctx)
 	if err != nil {
