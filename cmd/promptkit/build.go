@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/rag"
 	"github.com/seed-e7d2830f/promptkit/service"
 )
 
@@ -26,6 +27,7 @@ builders" lists the builders and the data keys each reads.
 Example:
   echo '{"intent": "帮我查一下明天北京会不会下雨"}' | promptkit build title --data -
   promptkit build agent_system --task task.json --bot-name 小爱
+  promptkit build rag_answer --data answer.json   # the message list, as JSON
 `
 
 func runBuild(c *cli, args []string) error {
@@ -67,6 +69,9 @@ func runBuild(c *cli, args []string) error {
 		return errReported
 	}
 	defer m.Close()
+	if _, ok := m.Lookup(rag.TemplateUser); ok { // a set with the RAG templates serves rag_answer
+		opts = append(opts, service.WithBuilders(rag.New(m)))
+	}
 	svc, err := service.New(m, opts...)
 	if err != nil {
 		return err
