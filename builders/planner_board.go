@@ -20,10 +20,11 @@ const ShortIDLen = 8
 // tasks whose result still waits to be replied, from the template
 // planner_board.
 //
-// It reads the data keys session_id (required) and active, scheduled and
-// recent: lists of BoardTask ([]BoardTask, or JSON objects with BoardTask's
-// fields only). Task ids are shortened to ShortIDLen characters. When all
-// three lists are empty, Build returns "" without rendering.
+// It reads the data keys active, scheduled and recent: lists of BoardTask
+// ([]BoardTask, or JSON objects with BoardTask's fields only), and
+// session_id. Task ids are shortened to ShortIDLen characters. When all
+// three lists are empty, Build returns "" without rendering (the lists are
+// still checked); otherwise session_id is required.
 //
 // Escaped with EscapeXML: session_id and every field of every task (ids
 // after shortening).
@@ -42,11 +43,7 @@ func (b *PlannerBoard) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	session, err := d.required("session_id")
-	if err != nil {
-		return "", err
-	}
-	vars := map[string]any{"session_id": EscapeXML(session)}
+	vars := map[string]any{}
 	empty := true
 	for _, key := range []string{"active", "scheduled", "recent"} {
 		tasks, err := list(d, key, func(t BoardTask) string {
@@ -80,5 +77,10 @@ func (b *PlannerBoard) Build(ctx Context) (string, error) {
 	if empty {
 		return "", nil
 	}
+	session, err := d.required("session_id")
+	if err != nil {
+		return "", err
+	}
+	vars["session_id"] = EscapeXML(session)
 	return b.render(vars)
 }

@@ -56,6 +56,15 @@ func TestPlannerBoard(t *testing.T) {
 			data: map[string]any{"session_id": "s-1"},
 		},
 		{
+			name: "an empty board needs no session",
+			data: map[string]any{"recent": []BoardTask{}},
+		},
+		{
+			name: "an empty board still has its lists checked",
+			data: map[string]any{"recent": "none"},
+			err:  ErrInvalidValue, key: "recent",
+		},
+		{
 			name: "every field escaped, ids shortened before escaping",
 			data: map[string]any{
 				"session_id": hostile,
