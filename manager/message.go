@@ -78,11 +78,11 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	default:
 		content = m.Parts
 	}
-	c, err := json.Marshal(content)
+	c, err := marshalJSON(content)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(messageJSON{Role: m.Role, Content: c})
+	return marshalJSON(messageJSON{Role: m.Role, Content: c})
 }
 
 // UnmarshalJSON reads a message whose content is a string or a list of
@@ -128,9 +128,9 @@ type imageURLJSON struct {
 func (p Part) MarshalJSON() ([]byte, error) {
 	switch p.Type {
 	case PartText:
-		return json.Marshal(partJSON{Type: p.Type, Text: &p.Text})
+		return marshalJSON(partJSON{Type: p.Type, Text: &p.Text})
 	case PartImage:
-		return json.Marshal(partJSON{Type: p.Type, ImageURL: &imageURLJSON{URL: p.URL}})
+		return marshalJSON(partJSON{Type: p.Type, ImageURL: &imageURLJSON{URL: p.URL}})
 	}
 	return nil, fmt.Errorf("manager: unknown message part type %q", p.Type)
 }
@@ -150,4 +150,17 @@ func (p *Part) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("manager: unsupported message part %s (want a text or image_url part)", data)
 	}
 	return nil
+}
+
+// marshalJSON is json.Marshal without HTML escaping: a prompt's "<", ">"
+// and "&" stay readable. (An encoder that escapes, as json.Marshal does,
+// still escapes them in its own output.)
+func marshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

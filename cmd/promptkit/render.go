@@ -1,24 +1,30 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 )
 
-const renderUsage = `Usage: promptkit render NAME [--var KEY=VALUE]... [--vars FILE|-] [--dir DIR]
+const renderUsage = `Usage: promptkit render NAME [--messages] [--var KEY=VALUE]... [--vars FILE|-] [--dir DIR]
 
 Renders template NAME and prints the result exactly, with nothing added.
 --vars reads a JSON object (lists and objects feed loops; numbers keep
 their form); --var sets one string variable and wins over --vars.
+--messages renders into chat messages ({% chat %} blocks; a template
+without them is one user message) and prints them as a JSON array:
+[{"role": "system", "content": "…"}, …]. A chat template needs it.
 
 Example:
   promptkit render agent_system --var title=周报 --var intent="整理本周进展" --var bot_name=麦麦
+  promptkit render --messages qa_chat --vars vars.json
 `
 
 func runRender(c *cli, args []string) error {
 	fs := c.newFlags("render", renderUsage)
 	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
 	varsFile := fs.String("vars", "", "JSON object of variables, or - for stdin")
+	messages := fs.Bool("messages", false, "print chat messages as JSON")
 	var pairs varFlags
 	fs.Var(&pairs, "var", "KEY=VALUE (repeatable)")
 	pos, err := c.parse(fs, renderUsage, args)
@@ -38,6 +44,19 @@ func runRender(c *cli, args []string) error {
 		return errReported
 	}
 	defer m.Close()
+	if *messages {
+		msgs, err := m.RenderMessages(pos[0], vars)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(c.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(msgs); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+		return nil
+	}
 	out, err := m.Render(pos[0], vars)
 	if err != nil {
 		return err
