@@ -54,11 +54,18 @@
 // numbered in <questions>; otherwise the question is printed in
 // <question>.
 //
-// # Service
+// # Service and CLI
 //
-// Builder satisfies builders.Builder under the name "rag_answer": Build
-// returns the messages as a JSON array, BuildMessages as values, reading
-// the fields of Input as data keys.
+// Builder satisfies builders.Builder and service.MessageBuilder under the
+// name "rag_answer", reading the fields of Input as data keys: Build
+// returns the messages as a JSON array, BuildMessages as values. A host
+// registers it and builds by name:
+//
+//	svc, err := service.New(m, service.WithBuilders(rag.New(m)))
+//	msgs, err := svc.BuildMessages("rag_answer", task, data)
+//
+// "promptkit build rag_answer --data FILE" prints the JSON array; the
+// files testdata/golden/*.input.json of this package are such data.
 //
 // # Errors
 //
