@@ -1,9 +1,11 @@
 package manager
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 )
@@ -12,10 +14,13 @@ import (
 // concurrent use: renders read one immutable snapshot of the set through
 // an atomic pointer and take no lock.
 type Manager struct {
-	cfg  *config
-	fsys fs.FS
-	root *os.Root // set by Open; closed by Close
-	cur  atomic.Pointer[snapshot]
+	cfg     *config
+	fsys    fs.FS
+	dir     string   // absolute template directory; set by Open, reloads re-open it
+	root    *os.Root // set by Open; closed by Close
+	cur     atomic.Pointer[snapshot]
+	w       *watcher // set by Open with WithWatch; stopped by Close
+	reloads reloadState
 
 	closeOnce sync.Once
 	closed    atomic.Bool
@@ -29,10 +34,18 @@ func New(fsys fs.FS, opts ...Option) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.watch {
+		return nil, fmt.Errorf("%w: WithWatch needs a directory on disk: use Open (or call Reload)", ErrTemplate)
+	}
+	return newManager(fsys, cfg)
+}
+
+func newManager(fsys fs.FS, cfg *config) (*Manager, error) {
 	if fsys == nil {
 		return nil, fmt.Errorf("%w: nil fs.FS", ErrTemplate)
 	}
 	m := &Manager{cfg: cfg, fsys: fsys}
+	m.reloads.init()
 	s, err := load(fsys, cfg)
 	if err != nil {
 		return nil, err
@@ -45,29 +58,54 @@ func New(fsys fs.FS, opts ...Option) (*Manager, error) {
 
 // Open loads the template set in the directory dir (index.json at its
 // root). Files are read through os.Root, so neither a path nor a symlink
-// can reach outside dir.
+// can reach outside dir. With WithWatch the set stays live.
 func Open(dir string, opts ...Option) (*Manager, error) {
-	root, err := os.OpenRoot(dir)
+	cfg, err := newConfig(opts)
 	if err != nil {
-		return nil, &LoadError{Problems: []*Error{{Kind: ErrTemplate, Path: dir, Msg: "cannot open the template directory", Err: cleanFSErr(err)}}}
+		return nil, err
 	}
-	m, err := New(root.FS(), opts...)
+	root, err := openRoot(dir)
 	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		root.Close()
+		return nil, fmt.Errorf("%w: %s: %v", ErrTemplate, dir, err)
+	}
+	var w *watcher
+	if cfg.watch {
+		// Watch before loading, so a change made during the load is seen.
+		if w, err = newWatcher(abs, cfg); err != nil {
+			root.Close()
+			return nil, err
+		}
+	}
+	m, err := newManager(root.FS(), cfg)
+	if err != nil {
+		w.stop()
 		root.Close()
 		return nil, err
 	}
-	m.root = root
+	m.dir, m.root = abs, root
+	if w != nil {
+		m.w = w
+		w.start(m)
+	}
 	return m, nil
 }
 
-// Close releases the manager's resources. Renders after Close still use
-// the last loaded set.
+// Close stops watching, waits for the watcher's goroutine to end and
+// releases the manager's resources. Renders after Close still use the last
+// loaded set; Reload returns ErrClosed. Do not call Close from a Subscribe
+// function: it would wait for itself.
 func (m *Manager) Close() error {
 	var err error
 	m.closeOnce.Do(func() {
 		m.closed.Store(true)
+		err = m.w.stop()
 		if m.root != nil {
-			err = m.root.Close()
+			err = errors.Join(err, m.root.Close())
 		}
 	})
 	return err

@@ -1,0 +1,337 @@
+package manager
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// How WithWatch follows the files, and why.
+//
+// Platforms report changes per directory, not per tree, and the events
+// say little about the intent: an editor saving by rename shows up as a
+// Rename and a Create and no Write, vim adds .swp, 4913 and name~ files, a
+// Kubernetes ConfigMap update names only ..data_tmp, ..data and timestamped
+// folders. So the watcher does not interpret events by name. It watches
+// every directory of the tree (a new one as soon as its Create arrives, and
+// all of them again before each reload), plus the parent of the template
+// directory for events naming the directory itself (deleted and re-created,
+// or a symlink swapped to a new release). Every event but a pure Chmod
+// restarts a quiet-period timer (WithDebounce), bounded by a maximum wait
+// from the first event of a burst (WithMaxWait); when the timer fires the
+// whole set is reloaded through a freshly opened os.Root. An event-queue
+// overflow reloads the same way. Optional polling (WithPollInterval)
+// compares a fingerprint of the tree, for filesystems that report nothing.
+
+// newFSWatcher makes the platform watcher. Tests replace it to simulate a
+// platform that cannot watch.
+var newFSWatcher = fsnotify.NewWatcher
+
+// watcher follows one template directory. Its fields are owned by the run
+// goroutine once started.
+type watcher struct {
+	dir  string // absolute template directory as given to Open; may be a symlink
+	cfg  *config
+	fsw  *fsnotify.Watcher // nil when polling only
+	root string            // dir with symlinks resolved, at the last sync
+	fp   [sha256.Size]byte // fingerprint at the last poll or reload (polling only)
+
+	done     chan struct{} // closed by stop
+	exited   chan struct{} // closed when run returns
+	started  bool
+	stopOnce sync.Once
+}
+
+// newWatcher starts watching dir, before the set is loaded so that no
+// change made during the load is missed; start begins acting on events.
+func newWatcher(dir string, cfg *config) (*watcher, error) {
+	w := &watcher{dir: dir, cfg: cfg, done: make(chan struct{}), exited: make(chan struct{})}
+	fsw, err := newFSWatcher()
+	if err == nil {
+		w.fsw = fsw
+		err = w.sync()
+	}
+	if err != nil {
+		if cfg.pollInterval == 0 {
+			w.stop()
+			return nil, fmt.Errorf("%w: cannot watch %s: %v (WithPollInterval polls instead)", ErrTemplate, dir, err)
+		}
+		cfg.logger.Warn("promptkit: the platform cannot watch the template directory; polling only",
+			"dir", dir, "interval", cfg.pollInterval, "error", err)
+		if w.fsw != nil {
+			w.fsw.Close()
+			w.fsw = nil
+		}
+	}
+	if cfg.pollInterval > 0 {
+		w.fp = w.fingerprint()
+	}
+	return w, nil
+}
+
+func (w *watcher) start(m *Manager) {
+	w.started = true
+	go w.run(m)
+}
+
+// stop ends watching and waits for the run goroutine. It is safe on a nil
+// watcher and idempotent.
+func (w *watcher) stop() error {
+	if w == nil {
+		return nil
+	}
+	var err error
+	w.stopOnce.Do(func() {
+		close(w.done)
+		if w.started {
+			<-w.exited
+		}
+		if w.fsw != nil {
+			err = w.fsw.Close()
+		}
+	})
+	return err
+}
+
+// run turns events into reloads: any relevant event (re)arms the timer to
+// the end of the quiet period, capped by the maximum wait from the first
+// event of the burst; the timer firing reloads.
+func (w *watcher) run(m *Manager) {
+	defer close(w.exited)
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if w.fsw != nil {
+		events, errs = w.fsw.Events, w.fsw.Errors
+	}
+	var tick <-chan time.Time
+	if w.cfg.pollInterval > 0 {
+		t := time.NewTicker(w.cfg.pollInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+
+	var (
+		pending bool
+		first   time.Time // first event of the pending burst
+		trigger string
+	)
+	changed := func(why string) {
+		now := time.Now()
+		if !pending {
+			pending, first, trigger = true, now, why
+		}
+		if why == TriggerOverflow {
+			trigger = why
+		}
+		d := min(w.cfg.debounce, first.Add(w.cfg.maxWait).Sub(now))
+		timer.Reset(max(d, 0))
+	}
+	log := w.cfg.logger
+	for {
+		select {
+		case <-w.done:
+			return
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if !w.relevant(ev) {
+				continue
+			}
+			log.Debug("promptkit: template change", "event", ev.String())
+			if ev.Has(fsnotify.Create) {
+				w.addNewDir(ev.Name)
+			}
+			changed(TriggerWatch)
+		case err, ok := <-errs:
+			if !ok {
+				errs = nil
+				continue
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				log.Warn("promptkit: file events were lost; reloading everything", "dir", w.dir, "error", err)
+				changed(TriggerOverflow)
+				continue
+			}
+			log.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
+		case <-tick:
+			if fp := w.fingerprint(); fp != w.fp {
+				w.fp = fp
+				changed(TriggerPoll)
+			}
+		case <-timer.C:
+			pending = false
+			select {
+			case <-w.done:
+				return
+			default:
+			}
+			w.reload(m, trigger)
+		}
+	}
+}
+
+// reload re-syncs the watches (directories created, deleted or swapped
+// since), records the fingerprint, then loads: anything that changes after
+// this point produces a new event or fingerprint, hence another reload.
+func (w *watcher) reload(m *Manager, trigger string) {
+	if w.fsw != nil {
+		if err := w.sync(); err != nil {
+			w.cfg.logger.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
+		}
+	}
+	if w.cfg.pollInterval > 0 {
+		w.fp = w.fingerprint()
+	}
+	m.reloads.sem <- struct{}{}
+	defer func() { <-m.reloads.sem }()
+	m.reloadLocked(trigger)
+}
+
+// relevant reports whether an event can change the set: anything inside
+// the tree, or the template directory itself, but a pure attribute change.
+// Events for the parent's other entries are not.
+func (w *watcher) relevant(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod {
+		return false
+	}
+	return ev.Name == w.dir || within(w.root, ev.Name)
+}
+
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if !strings.HasSuffix(root, string(filepath.Separator)) {
+		root += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, root)
+}
+
+// addNewDir watches a directory that was just created, and every directory
+// already inside it (mkdir -p, a directory moved in). Files written in it
+// before the watch existed are read by the reload this event leads to.
+func (w *watcher) addNewDir(p string) {
+	if !within(w.root, p) {
+		return
+	}
+	if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+		return
+	}
+	for _, d := range treeDirs(p) {
+		if err := w.fsw.Add(d); err != nil {
+			w.cfg.logger.Debug("promptkit: cannot watch a new directory", "dir", d, "error", err)
+		}
+	}
+}
+
+// sync makes the watches match the tree: the template directory resolved
+// now and every real directory under it (symlinks are not followed; their
+// targets inside the root are directories of the tree too), plus its
+// parent. Stale watches go first, so a directory renamed inside the tree
+// is watched under its new name. It returns the error of watching the
+// template directory itself.
+func (w *watcher) sync() error {
+	want := map[string]bool{}
+	root, err := filepath.EvalSymlinks(w.dir)
+	if err != nil {
+		root = w.dir // gone for now: the parent's watch sees it come back
+	}
+	w.root = root
+	for _, d := range treeDirs(root) {
+		want[d] = true
+	}
+	parent := filepath.Dir(w.dir)
+	if parent != w.dir {
+		want[parent] = true
+	}
+	for _, d := range w.fsw.WatchList() {
+		if !want[d] {
+			_ = w.fsw.Remove(d)
+		}
+	}
+	var rootErr error
+	for d := range want {
+		// Add is idempotent, and re-adding a path whose directory was
+		// replaced watches the new one.
+		if aerr := w.fsw.Add(d); aerr != nil {
+			if d == root {
+				rootErr = aerr
+			} else {
+				w.cfg.logger.Debug("promptkit: cannot watch a directory", "dir", d, "error", aerr)
+			}
+		}
+	}
+	if err != nil {
+		return nil // a missing directory is a load problem, reported by the reload
+	}
+	return rootErr
+}
+
+// treeDirs lists root and the real directories under it.
+func treeDirs(root string) []string {
+	var dirs []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() && p != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	return dirs
+}
+
+// fingerprint summarizes the tree without reading contents: where the
+// directory resolves to, then every entry's name and type, each file's
+// size, modification time and mode, and each symlink's target.
+func (w *watcher) fingerprint() [sha256.Size]byte {
+	h := sha256.New()
+	root, err := filepath.EvalSymlinks(w.dir)
+	if err != nil {
+		fmt.Fprintf(h, "error %v\n", err)
+	} else {
+		fmt.Fprintf(h, "root %q\n", root)
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			rel := strings.TrimPrefix(p, root)
+			if err != nil {
+				fmt.Fprintf(h, "error %q %v\n", rel, err)
+				return nil
+			}
+			switch {
+			case d.Type()&fs.ModeSymlink != 0:
+				target, _ := os.Readlink(p)
+				fmt.Fprintf(h, "l %q %q\n", rel, target)
+			case d.IsDir():
+				fmt.Fprintf(h, "d %q\n", rel)
+			default:
+				fi, err := d.Info()
+				if err != nil {
+					fmt.Fprintf(h, "error %q %v\n", rel, err)
+					return nil
+				}
+				fmt.Fprintf(h, "f %q %d %d %v\n", rel, fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
+			}
+			return nil
+		})
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
