@@ -306,11 +306,45 @@ func parseSite(args *pongo2.Parser) (site, *pongo2.Error) {
 	return site{file: f.Val, p: pos{line: line, col: col}}, nil
 }
 
-// chatSink collects the messages of one RenderMessages call.
+// chatSink collects the messages of one RenderMessages call. Text parts
+// are recorded as spans of the render's output and get their text once
+// the render is done, as substrings of one string (finish); so a chat
+// render copies its text once, as Render does. A sink is made in one
+// allocation, room for a few messages included.
 type chatSink struct {
-	msgs  []Message
-	parts []Part // backing store of the messages' parts
-	urls  int    // bytes of image URLs, counted against the output limit
+	msgs   []Message
+	ranges [][2]int // each message's parts: parts[first:end]
+	parts  []Part
+	spans  []span     // the text parts' text: spans of the output
+	urls   int        // bytes of image URLs, counted against the output limit
+	w      chatWriter // the writer of the block running (blocks do not nest)
+
+	msgBuf   [4]Message
+	rangeBuf [4][2]int
+	partBuf  [4]Part
+	spanBuf  [4]span
+}
+
+// span is the text of parts[part]: out[a:b].
+type span struct{ part, a, b int }
+
+func newChatSink() *chatSink {
+	s := &chatSink{}
+	s.msgs, s.ranges, s.parts, s.spans = s.msgBuf[:0], s.rangeBuf[:0], s.partBuf[:0], s.spanBuf[:0]
+	return s
+}
+
+// finish returns the messages, out being the render's whole output.
+func (s *chatSink) finish(out string) []Message {
+	for _, sp := range s.spans {
+		s.parts[sp.part].Text = out[sp.a:sp.b]
+	}
+	for i, r := range s.ranges {
+		if r[1] > r[0] {
+			s.msgs[i].Parts = s.parts[r[0]:r[1]:r[1]]
+		}
+	}
+	return s.msgs
 }
 
 // chatWriter is the writer a chat block renders its body into. Text goes
@@ -334,8 +368,12 @@ func (s *chatSink) begin(w *chatWriter, out *outBuf) {
 
 // flush ends the current text part of w's message.
 func (s *chatSink) flush(w *chatWriter) {
-	if p, ok := textPart(w.out.b[w.start:]); ok {
-		s.parts = append(s.parts, p)
+	text := w.out.b[w.start:]
+	a := w.start + len(text) - len(bytes.TrimLeftFunc(text, unicode.IsSpace))
+	b := w.start + len(bytes.TrimRightFunc(text, unicode.IsSpace))
+	if b > a {
+		s.spans = append(s.spans, span{part: len(s.parts), a: a, b: b})
+		s.parts = append(s.parts, Part{Type: PartText})
 	}
 	w.start = len(w.out.b)
 }
@@ -355,23 +393,15 @@ func (s *chatSink) addImage(w *chatWriter, url string) error {
 // end ends w's message.
 func (s *chatSink) end(w *chatWriter, role string) {
 	s.flush(w)
-	m := Message{Role: role}
-	if n := len(s.parts); n > w.first {
-		m.Parts = s.parts[w.first:n:n]
-	}
-	s.msgs = append(s.msgs, m)
-}
-
-// textPart makes a text part of b trimmed; ok is false when nothing is left.
-func textPart(b []byte) (p Part, ok bool) {
-	b = bytes.TrimFunc(b, unicode.IsSpace)
-	return Part{Type: PartText, Text: string(b)}, len(b) > 0
+	s.msgs = append(s.msgs, Message{Role: role})
+	s.ranges = append(s.ranges, [2]int{w.first, len(s.parts)})
 }
 
 type chatTagNode struct {
 	site
 	tok  *pongo2.Token
-	role pongo2.IEvaluator
+	lit  string            // the role, when it is a literal (checked at load)
+	role pongo2.IEvaluator // the role's expression otherwise
 	body *pongo2.NodeWrapper
 }
 
@@ -389,23 +419,26 @@ func (n *chatTagNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWri
 	if _, nested := w.(*chatWriter); nested {
 		return n.fail(errors.New("chat blocks cannot nest"), ctx)
 	}
-	rv, perr := n.role.Evaluate(ctx)
-	if perr != nil {
+	role := n.lit
+	if n.role != nil {
+		rv, perr := n.role.Evaluate(ctx)
+		if perr != nil {
+			return perr
+		}
+		var ok bool
+		if role, ok = unwrap(rv).(string); !ok {
+			return n.fail(fmt.Errorf("chat role must be a string, not %s; allowed roles: %s", kindName(unwrap(rv)), allowedRoles), ctx)
+		}
+		if !validRole(role) {
+			return n.fail(fmt.Errorf("unknown chat role %q; allowed roles: %s", role, allowedRoles), ctx)
+		}
+	}
+	cw := &st.chat.w
+	st.chat.begin(cw, &st.out)
+	if perr := n.body.Execute(ctx, cw); perr != nil {
 		return perr
 	}
-	role, ok := unwrap(rv).(string)
-	if !ok {
-		return n.fail(fmt.Errorf("chat role must be a string, not %s; allowed roles: %s", kindName(unwrap(rv)), allowedRoles), ctx)
-	}
-	if !validRole(role) {
-		return n.fail(fmt.Errorf("unknown chat role %q; allowed roles: %s", role, allowedRoles), ctx)
-	}
-	var cw chatWriter
-	st.chat.begin(&cw, &st.out)
-	if perr := n.body.Execute(ctx, &cw); perr != nil {
-		return perr
-	}
-	st.chat.end(&cw, role)
+	st.chat.end(cw, role)
 	return nil
 }
 
@@ -446,18 +479,20 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		role, err := args.ParseExpression()
-		if err != nil {
+		n := &chatTagNode{site: s, tok: start}
+		if t := args.PeekType(pongo2.TokenString); t != nil && args.Remaining() == 1 && validRole(t.Val) {
+			n.lit = t.Val // a literal role needs no evaluation
+			args.Consume()
+		} else if n.role, err = args.ParseExpression(); err != nil {
 			return nil, err
 		}
 		if args.Remaining() > 0 {
 			return nil, args.Error("promptkit: malformed chat tag", nil)
 		}
-		body, _, err := doc.WrapUntilTag("end" + chatTag)
-		if err != nil {
+		if n.body, _, err = doc.WrapUntilTag("end" + chatTag); err != nil {
 			return nil, err
 		}
-		return &chatTagNode{site: s, tok: start, role: role, body: body}, nil
+		return n, nil
 	}))
 	must(pongo2.RegisterTag(imageTag, func(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
 		s, err := parseSite(args)
@@ -503,17 +538,18 @@ func (c *compiled) renderMessages(vars map[string]any, cfg *config) ([]Message, 
 		if err != nil {
 			return nil, err
 		}
-		var msg = Message{Role: RoleUser}
-		if p, ok := textPart([]byte(out)); ok {
-			msg.Parts = []Part{p}
+		msg := Message{Role: RoleUser}
+		if text := strings.TrimFunc(out, unicode.IsSpace); text != "" {
+			msg.Parts = []Part{{Type: PartText, Text: text}}
 		}
 		return []Message{msg}, nil
 	}
-	sink := &chatSink{}
-	if _, err := c.exec(vars, cfg, sink); err != nil {
+	sink := newChatSink()
+	out, err := c.exec(vars, cfg, sink)
+	if err != nil {
 		return nil, err
 	}
-	return sink.msgs, nil
+	return sink.finish(out), nil
 }
 
 // chatTemplateError is Render's answer for a chat template.

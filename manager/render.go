@@ -91,8 +91,9 @@ func (c *compiled) render(vars map[string]any, cfg *config) (string, error) {
 	return c.exec(vars, cfg, nil)
 }
 
-// exec runs the template. With a sink (RenderMessages of a chat
-// template), chat blocks add their messages to it and no text is returned.
+// exec runs the template and returns its output. With a sink
+// (RenderMessages of a chat template), chat blocks add their messages to
+// it as they run.
 func (c *compiled) exec(vars map[string]any, cfg *config, sink *chatSink) (out string, err error) {
 	bound, err := c.bind(vars)
 	if err != nil {
@@ -119,9 +120,6 @@ func (c *compiled) exec(vars map[string]any, cfg *config, sink *chatSink) (out s
 	}
 	if st.out.over {
 		return "", c.errorf(ErrOutputLimit, nil, "output exceeds %d bytes (WithMaxOutputBytes)", cfg.maxOutput)
-	}
-	if sink != nil {
-		return "", nil
 	}
 	return string(st.out.b), nil
 }
