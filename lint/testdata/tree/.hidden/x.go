@@ -1,0 +1,3 @@
+package x
+
+const prompt = "{{ planted }} in .hidden"
