@@ -41,6 +41,7 @@ func commands() []command {
 		{"list", "list the templates of a set", runList},
 		{"render", "render one template with variables", runRender},
 		{"check", "check a template set and report every problem", runCheck},
+		{"watch", "keep a template set live and print each reload as JSON", runWatch},
 		{"build", "build a prompt with a builder, as a plugin host does", runBuild},
 		{"builders", "list the builders with their templates and data keys", runBuilders},
 		{"lint", "find prompts written inline in Go source", runLint},
