@@ -16,9 +16,11 @@ import (
 // Overrides are part of the serving set (snapshot.overrides), so a render
 // sees templates and overrides of one consistent set. They survive
 // reloads: a reload loads and checks the files as always, then re-applies
-// every override to the new set before it serves (reapplyOverrides); if an
+// every override to the new set before it serves (loadFrom); if an
 // override no longer passes against the new files, the reload fails as a
-// whole and the last good set, override included, keeps serving.
+// whole and the last good set, override included, keeps serving. Override
+// and RemoveOverride hold the reload semaphore, so they and reloads swap
+// sets one at a time and none is lost.
 
 // override is one replaced template.
 type override struct {
@@ -57,59 +59,61 @@ func (m *Manager) Override(name, source string) error {
 // OverrideAll is Override for several templates at once: either every
 // source passes and all are swapped in together, or none is. Every
 // problem of every source is reported.
+//
+// Like Reload, it waits for a reload in progress; do not call it from a
+// Subscribe function.
 func (m *Manager) OverrideAll(sources map[string]string) error {
+	m.reloads.sem <- struct{}{}
+	defer func() { <-m.reloads.sem }()
 	if m.closed.Load() {
 		return ErrClosed
 	}
 	if len(sources) == 0 {
 		return nil
 	}
-	for {
-		cur := m.cur.Load()
-		next, err := withOverrides(cur, sources, m.fsys, m.cfg, false)
-		if err != nil {
-			return err
-		}
-		// A reload may have swapped in a new set meanwhile: start again
-		// from it rather than lose it.
-		if m.cur.CompareAndSwap(cur, next) {
-			m.cfg.logger.Info("promptkit: templates overridden", "templates", slices.Sorted(maps.Keys(sources)), "generation", next.gen)
-			return nil
-		}
+	fsys, done, err := m.currentFS()
+	if err != nil {
+		return err
 	}
+	defer done()
+	next, err := withOverrides(m.cur.Load(), sources, fsys, m.cfg, false)
+	if err != nil {
+		return err
+	}
+	m.cur.Store(next)
+	m.cfg.logger.Info("promptkit: templates overridden", "templates", slices.Sorted(maps.Keys(sources)), "generation", next.gen)
+	return nil
 }
 
 // RemoveOverride ends the overrides of the named templates: each serves
 // its file's version again (as of the last load). A template without an
 // override is left as it is; an unknown name is ErrUnknownTemplate.
 func (m *Manager) RemoveOverride(names ...string) error {
+	m.reloads.sem <- struct{}{}
+	defer func() { <-m.reloads.sem }()
 	if m.closed.Load() {
 		return ErrClosed
 	}
-	for {
-		cur := m.cur.Load()
-		next := *cur
-		next.templates = maps.Clone(cur.templates)
-		next.overrides = maps.Clone(cur.overrides)
-		changed := false
-		for _, name := range names {
-			if _, ok := cur.templates[name]; !ok {
-				return unknownTemplate(cur, name)
-			}
-			if o, ok := cur.overrides[name]; ok {
-				next.templates[name] = o.file
-				delete(next.overrides, name)
-				changed = true
-			}
+	cur := m.cur.Load()
+	next := *cur
+	next.templates = maps.Clone(cur.templates)
+	next.overrides = maps.Clone(cur.overrides)
+	changed := false
+	for _, name := range names {
+		if _, ok := cur.templates[name]; !ok {
+			return unknownTemplate(cur, name)
 		}
-		if !changed {
-			return nil
-		}
-		if m.cur.CompareAndSwap(cur, &next) {
-			m.cfg.logger.Info("promptkit: overrides removed", "templates", names, "generation", next.gen)
-			return nil
+		if o, ok := cur.overrides[name]; ok {
+			next.templates[name] = o.file
+			delete(next.overrides, name)
+			changed = true
 		}
 	}
+	if changed {
+		m.cur.Store(&next)
+		m.cfg.logger.Info("promptkit: overrides removed", "templates", names, "generation", next.gen)
+	}
+	return nil
 }
 
 // Overrides returns the source of every overridden template, by name.
@@ -122,10 +126,15 @@ func (m *Manager) Overrides() map[string]string {
 	return out
 }
 
-// reapplyOverrides returns s, a set just loaded from fsys and not yet
-// serving, with the overrides of prev (the set serving) applied to it. A
-// reload calls it before it swaps s in; an error fails the reload.
-func reapplyOverrides(s, prev *snapshot, fsys fs.FS, cfg *config) (*snapshot, error) {
+// loadFrom loads the set from fsys for a reload, and re-applies to it the
+// overrides of the set serving; an override that no longer passes fails
+// the reload. The caller holds m.reloads.sem.
+func (m *Manager) loadFrom(fsys fs.FS) (*snapshot, error) {
+	s, err := load(fsys, m.cfg)
+	if err != nil {
+		return nil, err
+	}
+	prev := m.cur.Load()
 	if len(prev.overrides) == 0 {
 		return s, nil
 	}
@@ -133,7 +142,20 @@ func reapplyOverrides(s, prev *snapshot, fsys fs.FS, cfg *config) (*snapshot, er
 	for name, o := range prev.overrides {
 		sources[name] = o.source
 	}
-	return withOverrides(s, sources, fsys, cfg, true)
+	return withOverrides(s, sources, fsys, m.cfg, true)
+}
+
+// currentFS returns the template files as a reload reads them: a manager
+// made by Open re-opens its directory (see loadAgain).
+func (m *Manager) currentFS() (fs.FS, func(), error) {
+	if m.dir == "" {
+		return m.fsys, func() {}, nil
+	}
+	root, err := openRoot(m.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return root.FS(), func() { root.Close() }, nil
 }
 
 // withOverrides returns a copy of cur with the templates of sources

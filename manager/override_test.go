@@ -2,6 +2,8 @@ package manager_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -207,4 +209,101 @@ func TestOverrideWhileRendering(t *testing.T) {
 	stop.Store(true)
 	wg.Wait()
 	assert.Len(t, m.Overrides(), 1)
+}
+
+// writeFiles writes files into dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, s := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644))
+	}
+}
+
+// Overrides survive reloads; the files still load and are what
+// RemoveOverride restores; a reload the override no longer fits fails
+// whole and the last good set serves on.
+func TestOverrideAcrossReloads(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"index.json": `{"version":1,"templates":{"greet":{"path":"greet.md","variables":["name"]},"other":{"path":"other.md"}}}`,
+		"greet.md":   "Hello {{ name }}.",
+		"other.md":   "other v1",
+	})
+	m, err := manager.Open(dir)
+	require.NoError(t, err)
+	defer m.Close()
+	render := func(name string, vars map[string]any) string {
+		t.Helper()
+		out, err := m.Render(name, vars)
+		require.NoError(t, err)
+		return out
+	}
+	name := map[string]any{"name": "Ana"}
+
+	writeFiles(t, dir, map[string]string{"sig.md": "bye"}) // written after Open
+	require.NoError(t, m.Override("greet", "Hi {{ name }}, {% include \"sig.md\" %}\n"), "an include is read from the directory as it is now")
+	writeFiles(t, dir, map[string]string{"greet.md": "Hello again {{ name }}.", "other.md": "other v2"})
+	require.NoError(t, m.Reload(t.Context()))
+	assert.Equal(t, uint64(2), m.Generation())
+	assert.Equal(t, "other v2", render("other", nil), "the reload applied")
+	assert.Equal(t, "Hi Ana, bye", render("greet", name), "the override survived it")
+	assert.Contains(t, m.Overrides(), "greet")
+
+	// The override reads a variable the new index no longer declares.
+	writeFiles(t, dir, map[string]string{
+		"index.json": `{"version":1,"templates":{"greet":{"path":"greet.md","variables":["who"]},"other":{"path":"other.md"}}}`,
+		"greet.md":   "Hello {{ who }}.",
+		"other.md":   "other v3",
+	})
+	err = m.Reload(t.Context())
+	require.ErrorIs(t, err, manager.ErrUndeclaredVariable)
+	assert.Contains(t, err.Error(), `greet.md (override):1:7: template "greet": undeclared variable "name"`)
+	assert.Equal(t, err, m.LastError())
+	assert.Equal(t, uint64(2), m.Generation())
+	assert.Equal(t, "other v2", render("other", nil), "the last good set serves on")
+	assert.Equal(t, "Hi Ana, bye", render("greet", name))
+
+	// The template leaves the index: the reload fails until the override goes.
+	writeFiles(t, dir, map[string]string{"index.json": `{"version":1,"templates":{"other":{"path":"other.md"}}}`})
+	err = m.Reload(t.Context())
+	require.ErrorIs(t, err, manager.ErrUnknownTemplate)
+	assert.Contains(t, err.Error(), "remove the override (RemoveOverride)")
+
+	writeFiles(t, dir, map[string]string{
+		"index.json": `{"version":1,"templates":{"greet":{"path":"greet.md","variables":["name"]},"other":{"path":"other.md"}}}`,
+		"greet.md":   "Hello v4 {{ name }}.",
+	})
+	require.NoError(t, m.Reload(t.Context()))
+	require.NoError(t, m.RemoveOverride("greet"))
+	assert.Equal(t, "Hello v4 Ana.", render("greet", name), "RemoveOverride restores the file as last loaded")
+	assert.Equal(t, uint64(3), m.Generation(), "overrides are not loads")
+}
+
+// Overrides and reloads racing: neither loses the other's set.
+func TestOverrideRacingReloads(t *testing.T) {
+	fsys := set(overrideIndex, map[string]string{
+		"greet.md": "Hello {{ name }}.", "other.md": "x={{ x }}", "chat.md": `{% chat role="user" %}{{ q }}{% endchat %}`,
+	})
+	m, err := manager.New(fsys)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for range 30 {
+			assert.NoError(t, m.Reload(t.Context()))
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range 30 {
+			assert.NoError(t, m.Override("greet", fmt.Sprintf("v%d {{ name }}", i)))
+		}
+	}()
+	wg.Wait()
+	out, err := m.Render("greet", map[string]any{"name": "A"})
+	require.NoError(t, err)
+	assert.Equal(t, "v29 A", out)
+	assert.Equal(t, uint64(31), m.Generation())
 }

@@ -160,14 +160,14 @@ func (m *Manager) reloadLocked(trigger string) error {
 // Kubernetes ConfigMap's ..data, are resolved afresh by every open anyway.
 func (m *Manager) loadAgain() (*snapshot, error) {
 	if m.dir == "" {
-		return load(m.fsys, m.cfg)
+		return m.loadFrom(m.fsys)
 	}
 	root, err := openRoot(m.dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	return load(root.FS(), m.cfg)
+	return m.loadFrom(root.FS())
 }
 
 // openRoot opens the template directory, reporting failure as a LoadError.

@@ -31,6 +31,9 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 func (s *syncBuffer) lines() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.b.Len() == 0 {
+		return nil
+	}
 	return strings.Split(strings.TrimSuffix(s.b.String(), "\n"), "\n")
 }
 
