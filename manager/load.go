@@ -32,6 +32,7 @@ type compiled struct {
 	defaults map[string]any // optional variables with a default
 	unused   []string       // declared but never referenced
 	chat     bool           // has {% chat %} blocks: renders with RenderMessages
+	fast     rootSlot       // the captured root, for render
 }
 
 // loader holds the state of one load: parsed files are shared between

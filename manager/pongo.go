@@ -17,19 +17,19 @@ import (
 
 const guardTag = "promptkit_guard"
 
-// renderState is one render's private state, reached by the root tag
-// through the context. Renders take one from a pool.
+// renderState is one render's private state, reached by the loop guard
+// through the private context. Renders take one from a pool, so a render
+// allocates no execution context, private map or output buffer of its own.
 type renderState struct {
-	vars  map[string]any
+	ec    pongo2.ExecutionContext
+	priv  pongo2.Context
 	out   outBuf
 	iters int
 	maxIt int
 	chat  *chatSink // set by RenderMessages for a chat template (chat.go)
 }
 
-var statePool = sync.Pool{New: func() any { return &renderState{} }}
-
-var ctxPool = sync.Pool{New: func() any { return pongo2.Context{} }}
+var statePool = sync.Pool{New: func() any { return &renderState{priv: pongo2.Context{}} }}
 
 // outBuf is the output buffer: it stops growing at its limit.
 type outBuf struct {
@@ -60,20 +60,43 @@ type rootNode struct{ body *pongo2.NodeWrapper }
 
 const statePrivateKey = "_pks"
 
-// Execute runs the template body with Jinja's settings: no autoescape, the
-// helpers in reach, the caller's variables as the public context (no
-// copy), and output into promptkit's own buffer. Executed by plain pongo2
-// (no render state), it renders the same text into pongo2's writer.
+// rootCapture is what a render needs to run a template's body itself,
+// without pongo2's Execute: the root node and an execution context that
+// carries pongo2's (unexported) template pointer, used in error positions.
+// Execute fills one in, instead of rendering, when the public context
+// holds one under stateKey.
+type rootCapture struct {
+	root  *rootNode
+	proto pongo2.ExecutionContext
+}
+
+// Execute runs the template body with Jinja's settings: no autoescape and
+// the helpers in reach. promptkit's renders do not come here (they run the
+// body directly, see compiled.exec); executed by plain pongo2, the root
+// tag renders the same text into pongo2's writer.
 func (n *rootNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) *pongo2.Error {
+	if c, ok := ctx.Public[stateKey].(*rootCapture); ok {
+		c.root, c.proto = n, *ctx
+		c.proto.Public, c.proto.Private = nil, nil
+		return nil
+	}
 	sub := pongo2.NewChildExecutionContext(ctx)
 	sub.Autoescape = false
 	sub.Private[funcsKey] = helpers
-	if st, ok := ctx.Public[stateKey].(*renderState); ok {
-		sub.Public = st.vars
-		sub.Private[statePrivateKey] = st
-		w = &st.out
-	}
 	return n.body.Execute(sub, w)
+}
+
+// execute renders the body for one promptkit render: vars are the public
+// context (not copied), st supplies the execution context, the private
+// map and the output buffer.
+func (n *rootNode) execute(proto *pongo2.ExecutionContext, vars map[string]any, st *renderState) *pongo2.Error {
+	st.ec = *proto
+	st.ec.Autoescape = false
+	st.ec.Public = vars
+	st.ec.Private = st.priv
+	st.priv[funcsKey] = helpers
+	st.priv[statePrivateKey] = st
+	return n.body.Execute(&st.ec, &st.out)
 }
 
 type guardNode struct{ tok *pongo2.Token }

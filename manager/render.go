@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/flosch/pongo2/v6"
 )
@@ -35,38 +36,39 @@ func (c *compiled) errorf(kind error, vars []string, format string, args ...any)
 
 // bind checks vars against the declaration and returns the map the
 // template sees: vars itself when nothing needs adding, else a copy with
-// defaults filled in and nil turned into Python's None.
+// defaults filled in and nil turned into Python's None. It walks the
+// declared variables (a slice) rather than vars (a map): a passed
+// variable the template does not declare shows as a count that does not
+// match, and only then are the extras collected.
 func (c *compiled) bind(vars map[string]any) (map[string]any, error) {
 	var missing []string
-	for _, r := range c.required {
-		if _, ok := vars[r]; !ok {
-			missing = append(missing, r)
-		}
-	}
-	if missing != nil {
-		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
-	}
-	needCopy := false
-	var extra []string
-	for k, v := range vars {
-		if _, ok := c.declared[k]; !ok {
-			extra = append(extra, k)
-		}
-		if v == nil {
+	found, needCopy := 0, false
+	for i := range c.info.Variables {
+		d := &c.info.Variables[i]
+		v, ok := vars[d.Name]
+		switch {
+		case ok:
+			found++
+			needCopy = needCopy || v == nil
+		case d.Required:
+			missing = append(missing, d.Name)
+		case d.HasDefault:
 			needCopy = true
 		}
 	}
-	if extra != nil {
-		sort.Strings(extra)
-		return nil, c.errorf(ErrExtraVariables, extra, "extra variables not declared in index.json: %s", strings.Join(extra, ", "))
+	if missing != nil {
+		sort.Strings(missing)
+		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
 	}
-	if len(c.defaults) > 0 && !needCopy {
-		for k := range c.defaults {
-			if _, ok := vars[k]; !ok {
-				needCopy = true
-				break
+	if found != len(vars) {
+		var extra []string
+		for k := range vars {
+			if _, ok := c.declared[k]; !ok {
+				extra = append(extra, k)
 			}
 		}
+		sort.Strings(extra)
+		return nil, c.errorf(ErrExtraVariables, extra, "extra variables not declared in index.json: %s", strings.Join(extra, ", "))
 	}
 	if !needCopy {
 		return vars, nil
@@ -91,31 +93,61 @@ func (c *compiled) render(vars map[string]any, cfg *config) (string, error) {
 	return c.exec(vars, cfg, nil)
 }
 
+// rootSlot holds a template's captured root (see rootCapture), filled in
+// by its first render.
+type rootSlot struct{ p atomic.Pointer[rootCapture] }
+
+// root returns the template's root node and execution context, capturing
+// them with one pongo2 execution the first time.
+func (c *compiled) root() (*rootCapture, error) {
+	if rc := c.fast.p.Load(); rc != nil {
+		return rc, nil
+	}
+	rc := &rootCapture{}
+	if err := c.pt.ExecuteWriterUnbuffered(pongo2.Context{stateKey: rc}, io.Discard); err != nil {
+		return nil, err
+	}
+	if rc.root == nil {
+		return nil, errors.New("the translated template has no root tag")
+	}
+	c.fast.p.Store(rc)
+	return rc, nil
+}
+
 // exec runs the template and returns its output. With a sink
 // (RenderMessages of a chat template), chat blocks add their messages to
 // it as they run.
+//
+// It runs the template's body directly, not through pongo2's Execute
+// (which copies the context, checks every key with a regexp and allocates
+// an execution context, a private map, a writer and a buffer per call):
+// the execution context, private map and output buffer come from a pool,
+// and the caller's map is the public context as it is.
 func (c *compiled) exec(vars map[string]any, cfg *config, sink *chatSink) (out string, err error) {
 	bound, err := c.bind(vars)
 	if err != nil {
 		return "", err
 	}
+	rc, err := c.root()
+	if err != nil {
+		e := c.errorf(ErrTemplate, nil, "internal error: cannot prepare the template")
+		e.Err = err
+		return "", e
+	}
 	st := statePool.Get().(*renderState)
-	st.vars, st.iters, st.maxIt, st.chat = bound, 0, cfg.maxIterations, sink
+	st.iters, st.maxIt, st.chat = 0, cfg.maxIterations, sink
 	st.out = outBuf{b: st.out.b[:0], max: cfg.maxOutput}
-	pctx := ctxPool.Get().(pongo2.Context)
-	pctx[stateKey] = st
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = "", c.errorf(ErrTemplate, nil, "render panicked: %v", r)
 		}
-		delete(pctx, stateKey)
-		ctxPool.Put(pctx)
-		st.vars, st.chat = nil, nil
+		st.ec, st.chat = pongo2.ExecutionContext{}, nil
+		clear(st.priv)
 		if cap(st.out.b) <= 64<<10 {
 			statePool.Put(st)
 		}
 	}()
-	if perr := c.pt.ExecuteWriterUnbuffered(pctx, io.Discard); perr != nil {
+	if perr := rc.root.execute(&rc.proto, bound, st); perr != nil {
 		return "", c.execError(perr, st)
 	}
 	if st.out.over {
