@@ -25,13 +25,6 @@ type filterSpec struct {
 	fn               func(in any, args []any, kw map[string]any) (any, error)
 }
 
-// stringFilters return a string, so their output needs no str() conversion.
-var stringFilters = map[string]bool{
-	"upper": true, "lower": true, "trim": true, "title": true, "capitalize": true,
-	"join": true, "replace": true, "tojson": true, "string": true, "indent": true,
-	"center": true, "truncate": true, "striptags": false,
-}
-
 var filterSpecs = map[string]filterSpec{
 	"upper":      {0, 0, nil, "no arguments", strFilter(strings.ToUpper)},
 	"lower":      {0, 0, nil, "no arguments", strFilter(strings.ToLower)},

@@ -15,7 +15,10 @@ import (
 // pongo2's process-wide autoescape switch is never touched: the root tag
 // turns escaping off for promptkit's templates only.
 
-const guardTag = "promptkit_guard"
+const (
+	guardTag = "promptkit_guard"
+	printTag = "promptkit_print"
+)
 
 // renderState is one render's private state, reached by the loop guard
 // through the private context. Renders take one from a pool, so a render
@@ -99,6 +102,81 @@ func (n *rootNode) execute(proto *pongo2.ExecutionContext, vars map[string]any, 
 	return n.body.Execute(&st.ec, &st.out)
 }
 
+// printNode is {{ x }} with Python's str(): a string is written as it is,
+// anything else as pyStr writes it. It replaces pongo2's {{ x|filter }},
+// which allocates a parameter value per filter call. A path of plain
+// names (x, x.y.z) over the caller's JSON-like data (strings and
+// map[string]any) is looked up directly, with pongo2's rules for such a
+// path and no reflection or allocation; anything else goes through
+// pongo2's own evaluation of the expression.
+type printNode struct {
+	x    pongo2.IEvaluator
+	path []string // the names of a plain path, else nil
+}
+
+func (n *printNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) *pongo2.Error {
+	if n.path != nil {
+		if s, ok := lookupPath(ctx, n.path); ok {
+			w.WriteString(s)
+			return nil
+		}
+	}
+	v, err := n.x.Evaluate(ctx)
+	if err != nil {
+		return err
+	}
+	if v.IsString() {
+		w.WriteString(v.String())
+	} else {
+		w.WriteString(pyStr(v.Interface()))
+	}
+	return nil
+}
+
+// lookupPath resolves a plain path as pongo2's variable resolver does
+// (private context first, then public; a *pongo2.Value found there
+// unpacked; a map key looked up; a missing value printing as "") and
+// returns the text to print, when every step is a value whose handling
+// is known here. It reports false for anything else (functions, structs,
+// pointers, typed maps, other number types…): the caller then lets
+// pongo2 evaluate the expression.
+func lookupPath(ctx *pongo2.ExecutionContext, path []string) (string, bool) {
+	x, ok := ctx.Private[path[0]]
+	if !ok {
+		x = ctx.Public[path[0]]
+	}
+	if v, ok := x.(*pongo2.Value); ok { // a loop variable or a set local
+		x = v.Interface()
+	}
+	for i := 0; ; i++ {
+		if i == len(path)-1 {
+			return printable(x)
+		}
+		switch m := x.(type) {
+		case map[string]any:
+			x = m[path[i+1]]
+		case nil:
+			return "", true
+		default:
+			return "", false
+		}
+	}
+}
+
+// printable is pyStr for the types a JSON-like value holds, and false for
+// any other type.
+func printable(x any) (string, bool) {
+	switch x := x.(type) {
+	case string:
+		return x, true
+	case nil:
+		return "", true
+	case int64, int, float64, bool, noneType:
+		return pyStr(x), true
+	}
+	return "", false
+}
+
 type guardNode struct{ tok *pongo2.Token }
 
 // errIterations is returned by the loop guard; render maps it to an
@@ -135,6 +213,18 @@ func init() {
 		}
 		return &rootNode{body: body}, nil
 	}))
+	must(pongo2.RegisterTag(printTag, func(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+		n := &printNode{path: plainPath(args)}
+		x, err := args.ParseExpression()
+		if err != nil {
+			return nil, err
+		}
+		if args.Remaining() > 0 {
+			return nil, args.Error("unexpected token after the expression", nil)
+		}
+		n.x = x
+		return n, nil
+	}))
 	must(pongo2.RegisterTag(guardTag, func(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
 		return &guardNode{tok: start}, nil
 	}))
@@ -147,6 +237,29 @@ var bannedTags = []string{
 	"autoescape", "block", "comment", "cycle", "extends", "filter", "firstof",
 	"ifchanged", "ifequal", "ifnotequal", "import", "include", "lorem", "macro",
 	"now", "spaceless", "ssi", "templatetag", "widthratio",
+}
+
+// plainPath returns the names of an argument list that is exactly a
+// plain path (name, or name.name…), else nil. It reads without consuming.
+func plainPath(args *pongo2.Parser) []string {
+	if args.Count()%2 == 0 {
+		return nil
+	}
+	var path []string
+	for i := 0; i < args.Count(); i++ {
+		t := args.Get(i)
+		if i%2 == 1 {
+			if t.Typ != pongo2.TokenSymbol || t.Val != "." {
+				return nil
+			}
+			continue
+		}
+		if t.Typ != pongo2.TokenIdentifier {
+			return nil
+		}
+		path = append(path, t.Val)
+	}
+	return path
 }
 
 // denyLoader refuses every file: promptkit reads files itself (through

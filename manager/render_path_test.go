@@ -2,6 +2,8 @@ package manager
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -9,7 +11,105 @@ import (
 )
 
 // The render path runs a template's body itself instead of through
-// pongo2's Execute. These tests hold it to what pongo2 gives.
+// pongo2's Execute, and prints {{ x }} with promptkit's print tag instead
+// of pongo2's {{ x|filter }}. These tests hold both to what pongo2 gives.
+
+// stringerString is a string kind with its own String method.
+type stringerString string
+
+func (s stringerString) String() string { return "stringer:" + string(s) }
+
+type pathStruct struct{ Name string }
+
+// printValues are values of every shape a host may pass, for the print
+// tag's differential test.
+func printValues() map[string]any {
+	str := "指针"
+	return map[string]any{
+		"str": "文本 <&> \"q\"", "empty": "", "i64": int64(-42), "int": 7, "f": 1.5, "fint": 2.0, "fbig": 1e20,
+		"t": true, "f0": false, "none": none, "nil": nil, "u64": uint64(1 << 63), "i32": int32(5),
+		"num":   json.Number("3.25"),
+		"list":  []any{"a", int64(1), nil},
+		"strs":  []string{"x", "y"},
+		"map":   map[string]any{"a": map[string]any{"b": "深", "n": int64(3), "nil": nil}, "s": "浅", "l": []any{"z"}},
+		"smap":  map[string]string{"a": "typed map"},
+		"st":    pathStruct{Name: "struct"},
+		"pst":   &pathStruct{Name: "pointer to struct"},
+		"ps":    &str,
+		"fn":    func() string { return "called" },
+		"named": stringerString("n"),
+		"val":   pongo2.AsValue("a pongo2 value"),
+		"inner": map[string]any{"val": pongo2.AsValue("nested pongo2 value"), "fn": func() string { return "nested call" }},
+	}
+}
+
+// TestPrintTagMatchesPongo2 prints paths over printValues with the print
+// tag and with the translation it replaced ({{ x|pk_str }}): the output
+// must be the same, value by value.
+func TestPrintTagMatchesPongo2(t *testing.T) {
+	paths := []string{"str", "empty", "i64", "int", "f", "fint", "fbig", "t", "f0", "none", "nil", "u64", "i32", "num",
+		"list", "strs", "map", "map.s", "map.a", "map.a.b", "map.a.n", "map.a.nil", "map.a.missing", "map.missing.deeper",
+		"map.l", "smap", "smap.a", "st.Name", "pst.Name", "ps", "fn", "named", "val", "inner.val", "inner.fn",
+		"nil.x", "str.x", "missing", "missing.x", "forloop", "map.s.x"}
+	set := newPongoSet()
+	vars := printValues()
+	for _, p := range paths {
+		t.Run(p, func(t *testing.T) {
+			print, err := set.FromString("{% " + rootTag + " %}{% " + printTag + " " + p + " %}{% end" + rootTag + " %}")
+			if err != nil {
+				t.Fatal(err)
+			}
+			filter, err := set.FromString("{% " + rootTag + " %}{{ " + p + "|pk_str }}{% end" + rootTag + " %}")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, gerr := print.Execute(pongo2.Context(vars))
+			want, werr := filter.Execute(pongo2.Context(vars))
+			if got != want || (gerr == nil) != (werr == nil) {
+				t.Fatalf("print tag: %q, %v; pongo2 with pk_str: %q, %v", got, gerr, want, werr)
+			}
+		})
+	}
+}
+
+const plainPathTestTag = "promptkit_test_plainpath"
+
+var plainPathSeen = map[string][]string{}
+
+func init() {
+	// A test-only tag that records what plainPath makes of its arguments.
+	if err := pongo2.RegisterTag(plainPathTestTag, func(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+		var src []string
+		for i := 0; i < args.Count(); i++ {
+			src = append(src, args.Get(i).Val)
+		}
+		plainPathSeen[strings.Join(src, " ")] = plainPath(args)
+		args.ConsumeN(args.Remaining())
+		return &guardNode{tok: start}, nil
+	}); err != nil {
+		panic(err)
+	}
+}
+
+// TestPlainPath checks which arguments take the direct lookup.
+func TestPlainPath(t *testing.T) {
+	set := newPongoSet()
+	for src, want := range map[string]string{
+		"a": "[a]", "a . b": "[a b]", "a . b . c": "[a b c]", "a . 0": "[]", "a [ 0 ]": "[]", "a | pk_upper": "[]",
+		`s`: "[s]", "1": "[]", "true": "[]", "a . b ( )": "[]", "( a )": "[]", "_pkf . V ( a )": "[]", "a .": "[]", ". a": "[]",
+	} {
+		if _, err := set.FromString("{% " + plainPathTestTag + " " + src + " %}"); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := plainPathSeen[src]
+		if !ok {
+			t.Fatalf("%q: tokens seen: %v", src, plainPathSeen)
+		}
+		if fmt.Sprint(got) != want || (want == "[]") != (got == nil) {
+			t.Errorf("plainPath(%s) = %#v, want %s", src, got, want)
+		}
+	}
+}
 
 // TestRenderMatchesPongo2Execute renders templates through Render (the
 // body run directly, with pooled state) and through pongo2's Execute of

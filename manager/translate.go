@@ -182,11 +182,9 @@ func (t *translator) output(x expr) error {
 	if err != nil {
 		return err
 	}
-	if f, ok := x.(*filterExpr); ok && stringFilters[f.name] {
-		t.b.WriteString("{{ " + s + " }}")
-		return nil
-	}
-	t.b.WriteString("{{ " + s + "|pk_str }}")
+	// The print tag is str(): strings as they are, anything else as Python
+	// prints it.
+	t.b.WriteString("{% " + printTag + " " + s + " %}")
 	return nil
 }
 
