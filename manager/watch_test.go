@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -220,7 +221,6 @@ func TestWatchMultiWriteSaveLoadsOnce(t *testing.T) {
 	for _, chunk := range []string{"new {% if true", " %}yes{% en", "dif %}"} {
 		_, err := f.WriteString(chunk)
 		require.NoError(t, err)
-		require.NoError(t, f.Sync())
 		time.Sleep(5 * time.Millisecond)
 	}
 	require.NoError(t, f.Close())
@@ -374,16 +374,22 @@ func TestWatchIndexEditedRenamedMissing(t *testing.T) {
 	})
 
 	t.Run("briefly missing", func(t *testing.T) {
-		gen := m.Generation()
+		// A debounce period that a slow machine cannot outlast between
+		// two file operations.
+		m := openWatched(t, dir, WithDebounce(250*time.Millisecond), WithMaxWait(5*time.Second))
+		rec := record(m)
 		require.NoError(t, os.Remove(idx))
 		writeFile(t, idx, index(map[string]string{"b": "b.md"}))
 		require.Eventually(t, func() bool { return len(m.Templates()) == 1 }, waitLong, pollEvery)
 		settle(m)
-		assert.Equal(t, gen+1, m.Generation())
+		assert.Equal(t, uint64(2), m.Generation())
 		assert.Empty(t, rec.failures(), "the gap was shorter than the debounce period")
+		require.NoError(t, m.Close())
 	})
 
 	t.Run("renamed away and back", func(t *testing.T) {
+		settle(m) // the other subtests' changes are loaded
+		rec := record(m)
 		gen := m.Generation()
 		require.NoError(t, os.Rename(idx, idx+".bak"))
 		ev := rec.waitFailure(t)
@@ -393,7 +399,7 @@ func TestWatchIndexEditedRenamedMissing(t *testing.T) {
 		assert.Equal(t, "B", mustRender(t, m, "b"), "the last good set keeps serving")
 
 		require.NoError(t, os.Rename(idx+".bak", idx))
-		require.Eventually(t, func() bool { return m.LastError() == nil && m.Generation() == gen+1 }, waitLong, pollEvery)
+		require.Eventually(t, func() bool { return m.LastError() == nil && m.Generation() > gen }, waitLong, pollEvery)
 	})
 }
 
@@ -736,7 +742,7 @@ func watcherGoroutines() []string {
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "manager.(*watcher).run") || strings.Contains(g, "fsnotify.(*inotify).readEvents") || strings.Contains(g, "fsnotify") {
+		if strings.Contains(g, "manager.(*watcher).run") || strings.Contains(g, "github.com/fsnotify/") {
 			out = append(out, g)
 		}
 	}
@@ -765,8 +771,12 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "a.md"), "A") // pending when Close runs
 		require.NoError(t, m.Close())
 		require.NoError(t, m.Close(), "Close is idempotent")
-		// Close waited for the watcher: nothing is left, right away.
-		assert.Empty(t, watcherGoroutines())
+		// Close waited for the watcher's goroutine. fsnotify's Close waits
+		// for its reader too, which returns a few instructions later.
+		assert.False(t, slices.ContainsFunc(watcherGoroutines(), func(g string) bool {
+			return strings.Contains(g, "manager.(*watcher).run")
+		}))
+		require.Eventually(t, func() bool { return len(watcherGoroutines()) == 0 }, waitLong, pollEvery)
 		assert.ErrorIs(t, m.Reload(t.Context()), ErrClosed)
 		_, err = m.Render("a", nil)
 		assert.NoError(t, err, "renders go on after Close")
@@ -789,5 +799,5 @@ func TestWatchOpenFailureLeavesNoGoroutine(t *testing.T) {
 	require.Eventually(t, func() bool { return len(watcherGoroutines()) == 0 }, waitLong, pollEvery)
 	_, err := Open(dir, WithWatch())
 	require.Error(t, err)
-	assert.Empty(t, watcherGoroutines())
+	require.Eventually(t, func() bool { return len(watcherGoroutines()) == 0 }, waitLong, pollEvery)
 }
