@@ -1,7 +1,6 @@
 package contextstack
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -28,7 +27,7 @@ func benchLayers() []Layer {
 	for i := range 5 {
 		layers = append(layers, Layer{Source: "platform", Content: ToolInstructions{Tool: fmt.Sprintf("tool_%d_0", i), Text: "调用前先确认参数来自用户的原话。"}})
 	}
-	schema := json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"}},"required":["query"]}`)
+	schema := Schema(`{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"}},"required":["query"]}`)
 	for i := range 10 {
 		specs := make([]ToolSpec, 10)
 		for j := range specs {

@@ -1,7 +1,6 @@
 package contextstack
 
 import (
-	"encoding/json"
 	"errors"
 	"testing"
 
@@ -79,7 +78,7 @@ func TestBuildToolNameConflict(t *testing.T) {
 			build: func(b *Builder) *Builder {
 				other := tool("search")
 				other.Description = "another search"
-				other.InputSchema = json.RawMessage(`{}`)
+				other.InputSchema = Schema(`{}`)
 				return b.Tools("rag", tool("search")).Tools("web", other)
 			},
 			want:    ToolNameConflictError{Name: "search", FirstSource: "rag", SecondSource: "web", FirstLayer: 0, SecondLayer: 1},

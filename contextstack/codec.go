@@ -167,7 +167,7 @@ func (s *Stack) UnmarshalJSON(data []byte) error {
 
 // EmptyObjectSchema is the input schema DecodeToolSpecs gives a tool that
 // has none: an object with no properties.
-const EmptyObjectSchema = `{"type":"object","properties":{}}`
+const EmptyObjectSchema Schema = `{"type":"object","properties":{}}`
 
 // EncodeToolSpecs writes tools as a JSON list of objects with only the
 // fields a model reads: name, type, description and input_schema (empty
@@ -202,8 +202,8 @@ func DecodeToolSpecs(data []byte) ([]ToolSpec, error) {
 		if err := json.Unmarshal(e, &t); err != nil {
 			return nil, fmt.Errorf("%w: tool spec %d: %v", ErrDecode, i, err)
 		}
-		if len(t.InputSchema) == 0 || string(t.InputSchema) == "null" {
-			t.InputSchema = json.RawMessage(EmptyObjectSchema)
+		if t.InputSchema == "" {
+			t.InputSchema = EmptyObjectSchema
 		}
 		tools = append(tools, t)
 	}

@@ -83,7 +83,7 @@ func TestLayerJSONShape(t *testing.T) {
 			`{"type":"skill_catalog","source":"s"}`,
 		},
 		{
-			Layer{Source: "rag", Content: ToolDefinitions{Tools: []ToolSpec{{Name: "a", InputSchema: json.RawMessage(`{"type":"object"}`)}}}},
+			Layer{Source: "rag", Content: ToolDefinitions{Tools: []ToolSpec{{Name: "a", InputSchema: Schema(`{"type":"object"}`)}}}},
 			`{"type":"tool_definitions","source":"rag","tools":[{"name":"a","input_schema":{"type":"object"}}]}`,
 		},
 	}
@@ -177,7 +177,7 @@ func TestStackUnmarshalErrors(t *testing.T) {
 
 func TestEncodeToolSpecs(t *testing.T) {
 	got, err := EncodeToolSpecs([]ToolSpec{
-		{Name: "search", Type: "function", Description: "搜索文档", InputSchema: json.RawMessage(`{"type": "object"}`)},
+		{Name: "search", Type: "function", Description: "搜索文档", InputSchema: Schema(`{"type": "object"}`)},
 		{Name: "bare"},
 	})
 	require.NoError(t, err)
@@ -197,25 +197,25 @@ func TestDecodeToolSpecs(t *testing.T) {
 		{
 			name: "round trip of the encoded form",
 			json: `[{"name":"search","type":"function","description":"d","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}}]`,
-			want: []ToolSpec{{Name: "search", Type: "function", Description: "d", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}},
+			want: []ToolSpec{{Name: "search", Type: "function", Description: "d", InputSchema: Schema(`{"type":"object","properties":{"q":{"type":"string"}}}`)}},
 		},
 		{
 			name: "entries that are not objects are skipped",
 			json: `[1, "search", null, [], {"name":"a"}, true]`,
-			want: []ToolSpec{{Name: "a", InputSchema: json.RawMessage(EmptyObjectSchema)}},
+			want: []ToolSpec{{Name: "a", InputSchema: EmptyObjectSchema}},
 		},
 		{
 			name: "a missing or null schema becomes an empty object schema",
 			json: `[{"name":"a"},{"name":"b","input_schema":null}]`,
 			want: []ToolSpec{
-				{Name: "a", InputSchema: json.RawMessage(EmptyObjectSchema)},
-				{Name: "b", InputSchema: json.RawMessage(EmptyObjectSchema)},
+				{Name: "a", InputSchema: EmptyObjectSchema},
+				{Name: "b", InputSchema: EmptyObjectSchema},
 			},
 		},
 		{
 			name: "other fields are ignored",
 			json: `[{"name":"a","async_fn":"<function>","strict":true,"input_schema":{}}]`,
-			want: []ToolSpec{{Name: "a", InputSchema: json.RawMessage(`{}`)}},
+			want: []ToolSpec{{Name: "a", InputSchema: Schema(`{}`)}},
 		},
 		{
 			name: "empty list",
@@ -248,4 +248,31 @@ func TestToolSpecsCodecRoundTrip(t *testing.T) {
 	out, err := DecodeToolSpecs(data)
 	require.NoError(t, err)
 	assert.Equal(t, in, out)
+}
+
+func TestSchemaJSON(t *testing.T) {
+	t.Run("kept as given, compacted on output", func(t *testing.T) {
+		var ts ToolSpec
+		require.NoError(t, json.Unmarshal([]byte(`{"name":"a","input_schema": {"type": "object"} }`), &ts))
+		assert.Equal(t, Schema(`{"type": "object"}`), ts.InputSchema)
+		out, err := json.Marshal(ts)
+		require.NoError(t, err)
+		assert.Equal(t, `{"name":"a","input_schema":{"type":"object"}}`, string(out))
+	})
+	t.Run("null and absent are the empty schema", func(t *testing.T) {
+		for _, in := range []string{`{"name":"a","input_schema":null}`, `{"name":"a"}`} {
+			var ts ToolSpec
+			require.NoError(t, json.Unmarshal([]byte(in), &ts))
+			assert.Equal(t, Schema(""), ts.InputSchema)
+		}
+		out, err := json.Marshal(Schema(""))
+		require.NoError(t, err)
+		assert.Equal(t, `null`, string(out))
+	})
+	t.Run("invalid JSON text does not encode", func(t *testing.T) {
+		_, err := json.Marshal(ToolSpec{Name: "a", InputSchema: Schema(`{"type":`)})
+		assert.Error(t, err)
+		_, err = EncodeToolSpecs([]ToolSpec{{Name: "a", InputSchema: Schema(`nope`)}})
+		assert.Error(t, err)
+	})
 }

@@ -25,7 +25,7 @@ func Example() {
 		Name:        "search",
 		Type:        "function",
 		Description: "Search the knowledge base when the question needs facts from the documents.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`),
+		InputSchema: contextstack.Schema(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`),
 	}
 	req := contextstack.Request{
 		System: "Answer from the documents only.",
@@ -136,7 +136,7 @@ func ExampleLintTools() {
 		{
 			Name:        "recent_messages",
 			Description: "Calls the chat API and reads rows from the chat_records table.\nArgs:\n- limit: how many",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}}}`),
+			InputSchema: contextstack.Schema(`{"type":"object","properties":{"limit":{"type":"integer"}}}`),
 		},
 		{
 			Name:        "search_users",

@@ -1,7 +1,6 @@
 package contextstack
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,7 +50,7 @@ func tool(name string) ToolSpec {
 		Name:        name,
 		Type:        "function",
 		Description: "use " + name,
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
+		InputSchema: Schema(`{"type":"object","properties":{"q":{"type":"string"}}}`),
 	}
 }
 

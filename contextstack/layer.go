@@ -1,7 +1,6 @@
 package contextstack
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 )
@@ -215,12 +214,36 @@ type ContextPrompt struct {
 
 // ToolSpec is what a model is told about a tool: its name, type (e.g.
 // "function"), description, and the JSON Schema of its input. It holds
-// nothing executable. InputSchema is raw JSON, kept as it is given.
+// nothing executable.
 type ToolSpec struct {
-	Name        string          `json:"name"`
-	Type        string          `json:"type,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	Name        string `json:"name"`
+	Type        string `json:"type,omitempty"`
+	Description string `json:"description,omitempty"`
+	InputSchema Schema `json:"input_schema,omitempty"`
+}
+
+// Schema is a JSON Schema kept as the raw JSON text it was given, e.g.
+// Schema(`{"type":"object","properties":{"query":{"type":"string"}}}`).
+// Being a string it is immutable, so stacks and requests share schemas
+// without copying them. The empty Schema means none.
+type Schema string
+
+// MarshalJSON writes the schema as it is; encoding/json checks that it is
+// valid JSON. The empty Schema writes null.
+func (s Schema) MarshalJSON() ([]byte, error) {
+	if s == "" {
+		return []byte("null"), nil
+	}
+	return []byte(s), nil
+}
+
+// UnmarshalJSON keeps the JSON text as it is. null leaves s unchanged, as
+// encoding/json does for other types.
+func (s *Schema) UnmarshalJSON(data []byte) error {
+	if string(data) != "null" {
+		*s = Schema(data)
+	}
+	return nil
 }
 
 // ToolDefinitions is a state layer holding tools. Stack.AllTools reads it.
@@ -330,7 +353,7 @@ func (c SkillBody) clone() Content {
 }
 
 func (c ToolDefinitions) clone() Content {
-	c.Tools = cloneTools(c.Tools)
+	c.Tools = slices.Clone(c.Tools)
 	return c
 }
 
@@ -362,36 +385,4 @@ func cloneSkills(skills []Skill) []Skill {
 		out[i] = s
 	}
 	return out
-}
-
-func cloneTools(tools []ToolSpec) []ToolSpec {
-	if tools == nil {
-		return nil
-	}
-	out := make([]ToolSpec, len(tools))
-	copy(out, tools)
-	cloneSchemas(out)
-	return out
-}
-
-// cloneSchemas gives every tool its own copy of its input schema, all in
-// one allocation. Each copy's capacity ends where it does, so appending
-// to one never overwrites the next.
-func cloneSchemas(tools []ToolSpec) {
-	n := 0
-	for _, t := range tools {
-		n += len(t.InputSchema)
-	}
-	if n == 0 {
-		return
-	}
-	buf := make([]byte, 0, n)
-	for i, t := range tools {
-		if t.InputSchema == nil {
-			continue
-		}
-		start := len(buf)
-		buf = append(buf, t.InputSchema...)
-		tools[i].InputSchema = buf[start:len(buf):len(buf)]
-	}
 }

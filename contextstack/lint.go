@@ -231,12 +231,12 @@ func (r *compiledRules) listsParameter(desc, p string) bool {
 
 // schemaProperties returns the sorted property names of a JSON Schema
 // object. No schema has no properties.
-func schemaProperties(schema json.RawMessage) ([]string, error) {
-	if len(bytes.TrimSpace(schema)) == 0 {
+func schemaProperties(schema Schema) ([]string, error) {
+	if strings.TrimSpace(string(schema)) == "" {
 		return nil, nil
 	}
 	var s map[string]json.RawMessage
-	if err := json.Unmarshal(schema, &s); err != nil || s == nil {
+	if err := json.Unmarshal([]byte(schema), &s); err != nil || s == nil {
 		return nil, errors.New("not a JSON object")
 	}
 	var props map[string]json.RawMessage

@@ -1,7 +1,6 @@
 package contextstack
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -64,7 +63,7 @@ var lintCases = []struct {
 func TestLintTools(t *testing.T) {
 	for _, tt := range lintCases {
 		t.Run(tt.name, func(t *testing.T) {
-			problems, err := LintTools([]ToolSpec{{Name: "search", Description: tt.desc, InputSchema: json.RawMessage(searchSchema)}})
+			problems, err := LintTools([]ToolSpec{{Name: "search", Description: tt.desc, InputSchema: Schema(searchSchema)}})
 			require.NoError(t, err)
 			var rules []string
 			for _, p := range problems {
@@ -79,11 +78,11 @@ func TestLintTools(t *testing.T) {
 
 func TestLintMessages(t *testing.T) {
 	problems, err := LintTools([]ToolSpec{
-		{Name: "search", Description: "调用 MaibaChat API 搜索。\n参数：\n- query: 检索词\n- limit (integer)", InputSchema: json.RawMessage(searchSchema)},
+		{Name: "search", Description: "调用 MaibaChat API 搜索。\n参数：\n- query: 检索词\n- limit (integer)", InputSchema: Schema(searchSchema)},
 		{Name: "noop"},
-		{Name: "broken", Description: "Use when the user asks for nothing.", InputSchema: json.RawMessage(`[1]`)},
-		{Name: "props", Description: "Use when the user asks for nothing.", InputSchema: json.RawMessage(`{"properties":[]}`)},
-		{Name: "null", Description: "Use when the user asks for nothing.", InputSchema: json.RawMessage(`null`)},
+		{Name: "broken", Description: "Use when the user asks for nothing.", InputSchema: Schema(`[1]`)},
+		{Name: "props", Description: "Use when the user asks for nothing.", InputSchema: Schema(`{"properties":[]}`)},
+		{Name: "null", Description: "Use when the user asks for nothing.", InputSchema: Schema(`null`)},
 	})
 	require.NoError(t, err)
 	var got []string

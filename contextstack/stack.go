@@ -108,8 +108,7 @@ func (s Stack) Validate() error {
 // tools collects the tools of every tool-definition layer in stack order.
 // With strict, it validates the stack as Validate documents; without, it
 // keeps the first tool of each name. A stack known to be valid needs
-// neither. The schemas are the stack's own: callers copy them before
-// handing them out.
+// neither. The result is a new slice.
 func (s Stack) tools(strict bool) ([]ToolSpec, error) {
 	n := 0
 	for i, l := range s.layers {
@@ -247,7 +246,6 @@ func joinBlocks(blocks []Block) string {
 // refuses duplicates; this is the defence for stacks that were not built.
 func (s Stack) AllTools() []ToolSpec {
 	out, _ := s.tools(false)
-	cloneSchemas(out)
 	return out
 }
 

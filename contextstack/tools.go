@@ -73,9 +73,7 @@ func (s Stack) SelectTools(choice ToolChoice) ([]ToolSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	tools = choice.Filter(tools)
-	cloneSchemas(tools)
-	return tools, nil
+	return choice.Filter(tools), nil
 }
 
 // MarshalJSON writes "auto", "any", a name (one chosen tool) or a list.
