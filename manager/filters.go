@@ -203,7 +203,11 @@ func filterJoin(in any, args []any, kw map[string]any) (any, error) {
 		if attr != "" {
 			it = getAttr(it, attr)
 		}
-		b.WriteString(pyStr(it))
+		s := pyStr(it)
+		if err := checkValueSize(b.Len() + len(s) + len(sep)); err != nil {
+			return nil, err
+		}
+		b.WriteString(s)
 	}
 	return b.String(), nil
 }
@@ -226,7 +230,7 @@ func filterReplace(in any, args []any, kw map[string]any) (any, error) {
 		}
 		n = int(i)
 	}
-	return strings.Replace(pyStr(in), pyStr(args[0]), pyStr(args[1]), n), nil
+	return replaceN(pyStr(in), pyStr(args[0]), pyStr(args[1]), n)
 }
 
 func filterFirst(in any, _ []any, _ map[string]any) (any, error) {
@@ -361,13 +365,20 @@ func filterIndent(in any, args []any, kw map[string]any) (any, error) {
 	w := argOr(args, kw, 0, "width", int64(4))
 	pad := ""
 	if i, ok := toInt(w); ok {
-		pad = strings.Repeat(" ", int(i))
+		if i > maxValueBytes {
+			return nil, valueSizeError(-1)
+		}
+		pad = strings.Repeat(" ", int(max(i, 0)))
 	} else {
 		pad = pyStr(w)
 	}
 	first := truthy(argOr(args, kw, 1, "first", false))
 	blank := truthy(kw["blank"])
-	lines := strings.Split(pyStr(in), "\n")
+	text := pyStr(in)
+	lines := strings.Split(text, "\n")
+	if err := checkValueSize(len(text) + len(pad)*len(lines)); err != nil {
+		return nil, err
+	}
 	for i, l := range lines {
 		if i == 0 && !first {
 			continue
@@ -418,7 +429,10 @@ func filterToJSON(in any, args []any, kw map[string]any) (any, error) {
 	var b strings.Builder
 	indent := ""
 	if i, ok := toInt(argOr(args, kw, 0, "indent", nil)); ok {
-		indent = strings.Repeat(" ", int(i))
+		if i > 64 {
+			return nil, fmt.Errorf("indent %d is larger than 64", i)
+		}
+		indent = strings.Repeat(" ", int(max(i, 0)))
 	}
 	if err := writeJSON(&b, in, indent, 0); err != nil {
 		return nil, err

@@ -1,11 +1,13 @@
 package manager
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flosch/pongo2/v6"
 )
@@ -114,12 +116,40 @@ func (*funcs) Not(v *pongo2.Value) bool { return !truthy(unwrap(v)) }
 func (*funcs) Neg(v *pongo2.Value) (any, error) { return arith("-", int64(0), unwrap(v)) }
 
 // Cat is Jinja's ~: every operand converted with str() and joined.
-func (*funcs) Cat(vs ...*pongo2.Value) string {
+func (*funcs) Cat(vs ...*pongo2.Value) (string, error) {
 	var b strings.Builder
 	for _, v := range vs {
-		b.WriteString(pyStr(unwrap(v)))
+		s := pyStr(unwrap(v))
+		if err := checkValueSize(b.Len() + len(s)); err != nil {
+			return "", err
+		}
+		b.WriteString(s)
 	}
-	return b.String()
+	return b.String(), nil
+}
+
+// maxValueBytes bounds a string (or, at 8 bytes an item, a list) that a
+// template builds with ~, +, *, join, replace or indent, so that a few
+// doublings cannot exhaust the host's memory before the output limit is
+// reached.
+const maxValueBytes = DefaultMaxOutputBytes
+
+// errValueSize is what checkValueSize reports; render maps it to an
+// ErrOutputLimit error naming the template.
+var errValueSize = errors.New("manager: value too large")
+
+func checkValueSize(n int) error {
+	if n > maxValueBytes || n < 0 {
+		return valueSizeError(n)
+	}
+	return nil
+}
+
+func valueSizeError(n int) error {
+	if n < 0 {
+		return fmt.Errorf("%w: a value built in the template would exceed %d bytes", errValueSize, maxValueBytes)
+	}
+	return fmt.Errorf("%w: a value built in the template would be %d bytes, over the limit of %d", errValueSize, n, maxValueBytes)
 }
 
 // And and Or return an operand, as Python's and/or do.
@@ -176,6 +206,9 @@ func arith(op string, x, y any) (any, error) {
 	if op == "+" {
 		if sx, ok := asString(x); ok {
 			if sy, ok := asString(y); ok {
+				if err := checkValueSize(len(sx) + len(sy)); err != nil {
+					return nil, err
+				}
 				return sx + sy, nil
 			}
 		}
@@ -183,13 +216,20 @@ func arith(op string, x, y any) (any, error) {
 		if isSeq(rx) && isSeq(ry) {
 			a, _ := iterate(x)
 			b, _ := iterate(y)
+			if err := checkValueSize(8 * (len(a) + len(b))); err != nil {
+				return nil, err
+			}
 			return append(append([]any{}, a...), b...), nil
 		}
 	}
 	if op == "*" {
 		if s, ok := asString(x); ok {
 			if n, ok := toInt(y); ok {
-				return strings.Repeat(s, int(max(n, 0))), nil
+				n = max(n, 0)
+				if len(s) > 0 && n > int64(maxValueBytes/len(s)) {
+					return nil, valueSizeError(-1)
+				}
+				return strings.Repeat(s, int(n)), nil
 			}
 		}
 	}
@@ -228,9 +268,14 @@ func arith(op string, x, y any) (any, error) {
 			return m, nil
 		case "**":
 			if iy >= 0 {
-				r := int64(1)
-				for i := int64(0); i < iy; i++ {
-					r *= ix
+				// Square and multiply: the same wrapped int64 as multiplying
+				// iy times, in log(iy) steps (a loop could hang the host).
+				r, b := int64(1), ix
+				for e := iy; e > 0; e >>= 1 {
+					if e&1 == 1 {
+						r *= b
+					}
+					b *= b
 				}
 				return r, nil
 			}
@@ -403,8 +448,25 @@ func (*funcs) Split(v *pongo2.Value, sep ...*pongo2.Value) any {
 	return out
 }
 
-func (*funcs) Replace(v, a, b *pongo2.Value) string {
-	return strings.ReplaceAll(pyStr(unwrap(v)), pyStr(unwrap(a)), pyStr(unwrap(b)))
+func (*funcs) Replace(v, a, b *pongo2.Value) (string, error) {
+	return replaceN(pyStr(unwrap(v)), pyStr(unwrap(a)), pyStr(unwrap(b)), -1)
+}
+
+// replaceN is strings.Replace with the size of the result checked first.
+func replaceN(s, old, new string, n int) (string, error) {
+	if len(new) > len(old) {
+		c := strings.Count(s, old)
+		if old == "" {
+			c = utf8.RuneCountInString(s) + 1
+		}
+		if n >= 0 && n < c {
+			c = n
+		}
+		if c > 0 && len(new)-len(old) > (maxValueBytes-len(s))/c {
+			return "", valueSizeError(-1)
+		}
+	}
+	return strings.Replace(s, old, new, n), nil
 }
 
 func (*funcs) Args(vs ...*pongo2.Value) any {

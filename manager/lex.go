@@ -27,6 +27,9 @@ func errAt(p pos, format string, args ...any) *syntaxError {
 type positions struct {
 	src        string
 	lineStarts []int
+	// the last position computed (lastLine 1-based, 0 for none), to
+	// count on from (see at)
+	lastLine, lastOff, lastCol int
 }
 
 func newPositions(src string) *positions {
@@ -45,7 +48,20 @@ func (ps *positions) at(off int) pos {
 	if off > len(ps.src) {
 		off = len(ps.src)
 	}
-	return pos{line: line + 1, col: utf8.RuneCountInString(ps.src[start:off]) + 1}
+	// The lexer asks for nearby offsets, mostly in increasing order: count
+	// runes from the last answer when it is on the same line, so a very
+	// long line costs linear time, not quadratic.
+	var col int
+	switch {
+	case ps.lastLine == line+1 && ps.lastOff <= off:
+		col = ps.lastCol + utf8.RuneCountInString(ps.src[ps.lastOff:off])
+	case ps.lastLine == line+1 && off-start > ps.lastOff-off:
+		col = ps.lastCol - utf8.RuneCountInString(ps.src[off:ps.lastOff])
+	default:
+		col = utf8.RuneCountInString(ps.src[start:off]) + 1
+	}
+	ps.lastLine, ps.lastOff, ps.lastCol = line+1, off, col
+	return pos{line: line + 1, col: col}
 }
 
 // A segment is one piece of the source: text, an output tag or a statement tag.

@@ -344,9 +344,30 @@ func (p *parser) parseWith(seg *segment, ts *tokens) (node, error) {
 
 // tokens is a cursor over the tokens of one tag.
 type tokens struct {
-	toks []token
-	i    int
+	toks  []token
+	i     int
+	depth int // nesting of the expression being parsed (see deeper)
 }
+
+// maxExprDepth bounds the nesting of one expression.
+const maxExprDepth = 64
+
+// deeper enters one level of expression nesting: parentheses, list and
+// dict items, arguments, unary operators, and each link of a chain of
+// operators, filters or attributes (a chain builds a tree one level deeper
+// per link). Past maxExprDepth the expression is refused: the parser, the
+// translation and pongo2 all recurse per level, so an unbounded depth
+// could exhaust the stack or take quadratic time. Callers restore the
+// depth they started with: defer ts.restore(ts.depth).
+func (ts *tokens) deeper() error {
+	ts.depth++
+	if ts.depth > maxExprDepth {
+		return &syntaxError{p: ts.peek().p, kind: ErrTemplate, msg: fmt.Sprintf("expression nested deeper than %d levels", maxExprDepth)}
+	}
+	return nil
+}
+
+func (ts *tokens) restore(depth int) { ts.depth = depth }
 
 func (ts *tokens) peek() token {
 	if ts.i < len(ts.toks) {
@@ -401,11 +422,18 @@ func isReserved(name string) bool {
 // unary minus, then postfix (attribute, subscript, call), filters and tests.
 
 func (ts *tokens) parseExpr() (expr, error) {
+	defer ts.restore(ts.depth)
+	if err := ts.deeper(); err != nil {
+		return nil, err
+	}
 	x, err := ts.parseOr()
 	if err != nil {
 		return nil, err
 	}
 	for ts.peekName("if") {
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		t := ts.next()
 		cond, err := ts.parseOr()
 		if err != nil {
@@ -424,11 +452,15 @@ func (ts *tokens) parseExpr() (expr, error) {
 }
 
 func (ts *tokens) parseOr() (expr, error) {
+	defer ts.restore(ts.depth)
 	l, err := ts.parseAnd()
 	if err != nil {
 		return nil, err
 	}
 	for ts.peekName("or") {
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		t := ts.next()
 		r, err := ts.parseAnd()
 		if err != nil {
@@ -440,11 +472,15 @@ func (ts *tokens) parseOr() (expr, error) {
 }
 
 func (ts *tokens) parseAnd() (expr, error) {
+	defer ts.restore(ts.depth)
 	l, err := ts.parseNot()
 	if err != nil {
 		return nil, err
 	}
 	for ts.peekName("and") {
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		t := ts.next()
 		r, err := ts.parseNot()
 		if err != nil {
@@ -456,8 +492,12 @@ func (ts *tokens) parseAnd() (expr, error) {
 }
 
 func (ts *tokens) parseNot() (expr, error) {
+	defer ts.restore(ts.depth)
 	if ts.peekName("not") {
 		t := ts.next()
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		x, err := ts.parseNot()
 		if err != nil {
 			return nil, err
@@ -468,6 +508,7 @@ func (ts *tokens) parseNot() (expr, error) {
 }
 
 func (ts *tokens) parseCompare() (expr, error) {
+	defer ts.restore(ts.depth)
 	l, err := ts.parseMath1()
 	if err != nil {
 		return nil, err
@@ -488,6 +529,9 @@ func (ts *tokens) parseCompare() (expr, error) {
 			ts.next()
 		default:
 			return l, nil
+		}
+		if err := ts.deeper(); err != nil {
+			return nil, err
 		}
 		r, err := ts.parseMath1()
 		if err != nil {
@@ -510,11 +554,15 @@ func isCompareOp(op string) bool {
 }
 
 func (ts *tokens) parseMath1() (expr, error) {
+	defer ts.restore(ts.depth)
 	l, err := ts.parseConcat()
 	if err != nil {
 		return nil, err
 	}
 	for ts.peekOp("+") || ts.peekOp("-") {
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		t := ts.next()
 		r, err := ts.parseConcat()
 		if err != nil {
@@ -526,11 +574,15 @@ func (ts *tokens) parseMath1() (expr, error) {
 }
 
 func (ts *tokens) parseConcat() (expr, error) {
+	defer ts.restore(ts.depth)
 	l, err := ts.parseMath2()
 	if err != nil {
 		return nil, err
 	}
 	for ts.peekOp("~") {
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		t := ts.next()
 		r, err := ts.parseMath2()
 		if err != nil {
@@ -542,11 +594,15 @@ func (ts *tokens) parseConcat() (expr, error) {
 }
 
 func (ts *tokens) parseMath2() (expr, error) {
+	defer ts.restore(ts.depth)
 	l, err := ts.parsePow()
 	if err != nil {
 		return nil, err
 	}
 	for ts.peekOp("*") || ts.peekOp("/") || ts.peekOp("//") || ts.peekOp("%") {
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		t := ts.next()
 		r, err := ts.parsePow()
 		if err != nil {
@@ -558,11 +614,15 @@ func (ts *tokens) parseMath2() (expr, error) {
 }
 
 func (ts *tokens) parsePow() (expr, error) {
+	defer ts.restore(ts.depth)
 	l, err := ts.parseUnary(true)
 	if err != nil {
 		return nil, err
 	}
 	for ts.peekOp("**") {
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		t := ts.next()
 		r, err := ts.parseUnary(true)
 		if err != nil {
@@ -574,9 +634,13 @@ func (ts *tokens) parsePow() (expr, error) {
 }
 
 func (ts *tokens) parseUnary(withFilter bool) (expr, error) {
+	defer ts.restore(ts.depth)
 	var x expr
 	if ts.peekOp("-") || ts.peekOp("+") {
 		t := ts.next()
+		if err := ts.deeper(); err != nil {
+			return nil, err
+		}
 		inner, err := ts.parseUnary(false)
 		if err != nil {
 			return nil, err
@@ -686,7 +750,13 @@ func (ts *tokens) parsePrimary() (expr, error) {
 }
 
 func (ts *tokens) parsePostfix(x expr) (expr, error) {
+	defer ts.restore(ts.depth)
 	for {
+		if ts.peekOp(".") || ts.peekOp("[") || ts.peekOp("(") {
+			if err := ts.deeper(); err != nil {
+				return nil, err
+			}
+		}
 		switch {
 		case ts.peekOp("."):
 			t := ts.next()
@@ -783,7 +853,13 @@ func (ts *tokens) parseArgs() ([]expr, []kwarg, error) {
 }
 
 func (ts *tokens) parseFilterExpr(x expr) (expr, error) {
+	defer ts.restore(ts.depth)
 	for {
+		if ts.peekOp("|") || ts.peekName("is") {
+			if err := ts.deeper(); err != nil {
+				return nil, err
+			}
+		}
 		switch {
 		case ts.peekOp("|"):
 			ts.next()

@@ -165,6 +165,10 @@ func (c *compiled) execError(err error, st *renderState) error {
 	switch {
 	case errors.Is(err, errIterations):
 		return c.errorf(ErrOutputLimit, nil, "more than %d loop iterations (WithMaxIterations)", st.maxIt)
+	case errors.Is(err, errValueSize) || strings.Contains(err.Error(), errValueSize.Error()):
+		// pongo2 keeps only the text of an error a function returns.
+		msg := err.Error()
+		return c.errorf(ErrOutputLimit, nil, "%s", msg[strings.Index(msg, errValueSize.Error()):])
 	case errors.Is(err, ErrOutputLimit) || st.out.over:
 		return c.errorf(ErrOutputLimit, nil, "output exceeds %d bytes (WithMaxOutputBytes)", st.out.max)
 	}

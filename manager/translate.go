@@ -306,10 +306,8 @@ func (t *translator) expr2(x expr) (string, bool, error) {
 	case *testExpr:
 		return t.test(e)
 	case *unaryExpr:
-		inner, err := t.expr(e.x)
-		if err != nil {
-			return "", false, err
-		}
+		// Translate the operand once: translating it here and again inside
+		// call made nested unary operators cost 2^depth.
 		switch e.op {
 		case "not":
 			s, err := t.call("Not", e.x)
@@ -317,6 +315,10 @@ func (t *translator) expr2(x expr) (string, bool, error) {
 		case "-":
 			s, err := t.call("Neg", e.x)
 			return s, true, err
+		}
+		inner, err := t.expr(e.x)
+		if err != nil {
+			return "", false, err
 		}
 		return inner, false, nil
 	case *binaryExpr:
