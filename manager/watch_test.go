@@ -801,3 +801,49 @@ func TestWatchOpenFailureLeavesNoGoroutine(t *testing.T) {
 	require.Error(t, err)
 	require.Eventually(t, func() bool { return len(watcherGoroutines()) == 0 }, waitLong, pollEvery)
 }
+
+// TestWatchRealOverflow overflows the kernel's inotify queue: while the
+// watcher waits to reload, attribute changes (which are otherwise ignored)
+// fill the queue past fs.inotify.max_queued_events. The overflow must lead
+// to a full reload.
+func TestWatchRealOverflow(t *testing.T) {
+	raw, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events")
+	if err != nil {
+		t.Skip("no inotify here:", err)
+	}
+	limit, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	require.NoError(t, err)
+	if limit > 100_000 {
+		t.Skipf("max_queued_events is %d: too many events to queue in a test", limit)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, IndexFile), index(map[string]string{"a": "a.md"}))
+	writeFile(t, filepath.Join(dir, "a.md"), "A1")
+	writeFile(t, filepath.Join(dir, "x"), "")
+	writeFile(t, filepath.Join(dir, "y"), "")
+	m := openWatched(t, dir)
+	rec := record(m)
+
+	// Hold the reload lock, as a long reload would: the watcher stops
+	// reading events once its own reload waits for it.
+	m.reloads.sem <- struct{}{}
+	writeFile(t, filepath.Join(dir, "a.md"), "A2")
+	time.Sleep(5 * testDebounce)
+	// Alternate two files so that the kernel cannot merge the events;
+	// fsnotify's reader holds up to 64 KiB of them on top of the queue.
+	for i := range limit + 8192 {
+		p := filepath.Join(dir, "x")
+		if i%2 == 1 {
+			p = filepath.Join(dir, "y")
+		}
+		require.NoError(t, os.Chmod(p, os.FileMode(0o600|i%2<<2)))
+	}
+	<-m.reloads.sem
+
+	require.Eventually(t, func() bool {
+		return slices.ContainsFunc(rec.all(), func(ev ReloadEvent) bool { return ev.Trigger == TriggerOverflow })
+	}, waitLong, pollEvery, "no reload for the overflow; reloads: %v", rec.all())
+	assert.Equal(t, "A2", mustRender(t, m, "a"))
+	writeFile(t, filepath.Join(dir, "a.md"), "A3")
+	waitRender(t, m, "a", "A3")
+}
