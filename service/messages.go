@@ -43,7 +43,7 @@ func (s *Service) BuildMessages(name string, task builders.Task, data map[string
 	if err := builders.CheckKeys(mb, ctx); err != nil {
 		return nil, err
 	}
-	msgs, err := mb.BuildMessages(ctx)
+	msgs, err := contain(name, func() ([]manager.Message, error) { return mb.BuildMessages(ctx) })
 	if err != nil {
 		var be *builders.Error
 		if errors.As(err, &be) && be.Builder == name {

@@ -14,6 +14,9 @@ import (
 var (
 	// ErrUnknownBuilder is returned by Build for a name no builder has.
 	ErrUnknownBuilder = errors.New("service: unknown builder")
+	// ErrBuilderPanicked is returned by Build and BuildMessages when the
+	// builder panicked; the error names the builder and the panic value.
+	ErrBuilderPanicked = errors.New("service: builder panicked")
 	// ErrDuplicateBuilder is returned by New when two builders share a name.
 	ErrDuplicateBuilder = errors.New("service: duplicate builder")
 )
@@ -105,7 +108,7 @@ func (s *Service) Build(name string, task builders.Task, data map[string]any) (s
 	if _, unknown := ctx.Unknown(e.keys); unknown {
 		return "", builders.CheckKeys(e.b, ctx)
 	}
-	out, err := e.b.Build(ctx)
+	out, err := contain(name, func() (string, error) { return e.b.Build(ctx) })
 	if err != nil {
 		var be *builders.Error
 		if errors.As(err, &be) && be.Builder == name {
@@ -124,4 +127,16 @@ func (s *Service) Builders() []Info {
 		out[i] = in
 	}
 	return out
+}
+
+// contain runs one builder call and turns a panic into an error naming
+// the builder, so a faulty builder cannot take the host down.
+func contain[T any](name string, build func() (T, error)) (out T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var zero T
+			out, err = zero, fmt.Errorf("%w: builder %q: %v", ErrBuilderPanicked, name, r)
+		}
+	}()
+	return build()
 }

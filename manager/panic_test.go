@@ -1,0 +1,61 @@
+package manager_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
+)
+
+// boom is a host value whose methods panic.
+type boom struct{ Safe string }
+
+func (boom) String() string { panic("String exploded") }
+func (boom) Name() string   { panic("Name exploded") }
+
+// fine is the same kind of value, without the bug.
+type fine struct{}
+
+func (fine) String() string { return "fine" }
+func (fine) Name() string   { return "fine" }
+func (fine) Title() string  { return "fine" }
+
+// boomPtr panics on a nil receiver, as careless getters do.
+type boomPtr struct{ name string }
+
+func (b *boomPtr) Title() string { return b.name }
+
+func TestPanicsInValuesAreContained(t *testing.T) {
+	idx := `{"version":1,"templates":{"t":{"path":"t.md","variables":["v"]}}}`
+	for name, src := range map[string]string{
+		"Stringer printed":  "{{ v }}",
+		"Stringer concat":   `{{ "x" ~ v }}`,
+		"Stringer filtered": "{{ v|upper }}",
+		"method getter":     "{{ v.Name }}",
+		"nil receiver":      "{{ v.Title }}",
+		"in a loop":         "{% for x in [v] %}{{ x }}{% endfor %}",
+		"in a join":         "{{ [v, v]|join(', ') }}",
+		"in tojson":         "{{ v|string }}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			m, err := manager.New(set(idx, map[string]string{"t.md": src}))
+			require.NoError(t, err)
+			var v any = boom{Safe: "ok"}
+			if name == "nil receiver" {
+				v = (*boomPtr)(nil)
+			}
+			_, err = m.Render("t", map[string]any{"v": v})
+			require.ErrorIs(t, err, manager.ErrTemplate)
+			assert.Contains(t, err.Error(), `template "t"`)
+			assert.Contains(t, err.Error(), "panic")
+
+			// The manager keeps working after the panic.
+			out, err := m.Render("t", map[string]any{"v": fine{}})
+			require.NoError(t, err)
+			assert.Contains(t, strings.ToLower(out), "fine")
+		})
+	}
+}
