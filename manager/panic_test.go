@@ -59,3 +59,25 @@ func TestPanicsInValuesAreContained(t *testing.T) {
 		})
 	}
 }
+
+func TestPanicInVariableFunctionIsContained(t *testing.T) {
+	m, err := manager.New(set(`{"version":1,"templates":{"t":{"path":"t.md","variables":["v"]}}}`, map[string]string{"t.md": "[{{ v }}]"}))
+	require.NoError(t, err)
+	p, err := m.Partial("t", nil, manager.WithFunc("v", func(map[string]any) (any, error) { panic("fn exploded") }))
+	require.NoError(t, err)
+	_, err = p.Render(nil)
+	require.ErrorIs(t, err, manager.ErrVariableFunc)
+	assert.Contains(t, err.Error(), `template "t"`)
+	assert.Contains(t, err.Error(), "fn exploded")
+
+	// A value returned by the function that panics when printed is
+	// contained too, and the manager keeps rendering.
+	p, err = m.Partial("t", nil, manager.WithFunc("v", func(map[string]any) (any, error) { return boom{}, nil }))
+	require.NoError(t, err)
+	_, err = p.Render(nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `template "t"`)
+	out, err := m.Render("t", map[string]any{"v": "ok"})
+	require.NoError(t, err)
+	assert.Equal(t, "[ok]", out)
+}
