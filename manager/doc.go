@@ -85,9 +85,16 @@
 //
 // One render writes at most WithMaxOutputBytes (16 MiB by default) and runs
 // at most WithMaxIterations loop iterations in all (one million); beyond
-// either it stops with ErrOutputLimit. range() yields at most 100,000
-// items; blocks nest at most 64 deep and includes 32 deep; include cycles
-// are refused at load.
+// either it stops with ErrOutputLimit naming the template. A string a
+// template builds (with ~, +, *, join, replace, indent) is at most 16 MiB,
+// and a list at most 2 Mi items: beyond, ErrOutputLimit too. range()
+// yields at most 100,000 items (ErrTemplate); ** takes time logarithmic
+// in its exponent; tojson indents at most 64 spaces. At load, blocks nest
+// at most 64 deep, one expression at most 64 levels (parentheses, list
+// and argument nesting, unary operators, and each link of a chain of
+// operators, filters or attributes), includes 32 deep; include cycles
+// are refused. A panic while rendering (in a value's method, say) is
+// recovered and returned as an ErrTemplate error naming the template.
 //
 // # Concurrency
 //
