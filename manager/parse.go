@@ -38,8 +38,9 @@ var unsupportedTags = map[string]string{
 
 // parser turns segments into a tree.
 type parser struct {
-	segs []segment
-	i    int
+	segs  []segment
+	i     int
+	depth int // bodies being parsed, the top level included
 }
 
 func parseTemplate(src string) ([]node, error) {
@@ -61,6 +62,15 @@ func parseTemplate(src string) ([]node, error) {
 // parseBody parses nodes until a statement it does not own (an end or
 // else tag), which it returns unconsumed (nil at the end of the source).
 func (p *parser) parseBody() ([]node, *segment, error) {
+	// The parser recurses once per block: refuse deep nesting here, before
+	// a few million nested blocks overflow the goroutine stack (a fatal
+	// error, not a panic). checkDepth applies the same limit across
+	// includes.
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxNestingDepth+1 && p.i > 0 {
+		return nil, nil, errAt(p.segs[p.i-1].p, "blocks nested deeper than %d", maxNestingDepth)
+	}
 	var nodes []node
 	for p.i < len(p.segs) {
 		seg := &p.segs[p.i]
