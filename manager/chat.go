@@ -1,3 +1,4 @@
+//promptkit:allow-inline the template engine: its subject is template syntax (tag names, error messages)
 package manager
 
 import (

@@ -1,3 +1,4 @@
+//promptkit:allow-inline the template engine's lexer: its subject is template syntax
 package manager
 
 import (

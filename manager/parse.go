@@ -1,3 +1,4 @@
+//promptkit:allow-inline the template engine's parser: error messages quote template syntax
 package manager
 
 import (

@@ -1,3 +1,4 @@
+//promptkit:allow-inline the translator emits pongo2 template syntax
 package manager
 
 import (

@@ -5,6 +5,7 @@ import (
 	"strings"
 )
 
+//promptkit:allow-inline CLI help text with an example, not a prompt
 const checkUsage = `Usage: promptkit check [--dir DIR]
 
 Loads and checks a whole template set and prints every problem, one a

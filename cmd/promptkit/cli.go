@@ -77,6 +77,7 @@ func exitCode(err error) int {
 	}
 }
 
+//promptkit:allow-inline CLI help text with an example, not a prompt
 const mainUsage = `promptkit keeps LLM prompts in reviewed template files and renders them strictly.
 
 Usage:

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 )
 
+//promptkit:allow-inline CLI help text with an example, not a prompt
 const listUsage = `Usage: promptkit list [--dir DIR]
 
 Lists the templates of a set: name, path and variables (optional ones

@@ -6,6 +6,7 @@ import (
 	"io"
 )
 
+//promptkit:allow-inline CLI help text with an example, not a prompt
 const renderUsage = `Usage: promptkit render NAME [--messages] [--var KEY=VALUE]... [--vars FILE|-] [--dir DIR]
 
 Renders template NAME and prints the result exactly, with nothing added.
