@@ -3,9 +3,12 @@ module github.com/seed-e7d2830f/promptkit
 go 1.26
 
 require (
-	github.com/flosch/pongo2/v6 v6.0.0 // indirect
-	github.com/fsnotify/fsnotify v1.10.1 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
+	github.com/flosch/pongo2/v6 v6.0.0
+	github.com/fsnotify/fsnotify v1.10.1
+	github.com/stretchr/testify v1.12.1
+)
+
+require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.13.0 // indirect
 )
