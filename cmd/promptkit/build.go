@@ -69,10 +69,7 @@ func runBuild(c *cli, args []string) error {
 		return errReported
 	}
 	defer m.Close()
-	if _, ok := m.Lookup(rag.TemplateUser); ok { // a set with the RAG templates serves rag_answer
-		opts = append(opts, service.WithBuilders(rag.New(m)))
-	}
-	svc, err := service.New(m, opts...)
+	svc, err := newService(m, opts...)
 	if err != nil {
 		return err
 	}
@@ -140,4 +137,13 @@ func readData(name string, stdin io.Reader) (map[string]any, error) {
 		return nil, usagef("--data %s: want a JSON object of named arguments", name)
 	}
 	return data, nil
+}
+
+// newService is the service every command builds with: the seven scene
+// builders, plus rag_answer when the set has the RAG templates.
+func newService(m *manager.Manager, opts ...service.Option) (*service.Service, error) {
+	if _, ok := m.Lookup(rag.TemplateUser); ok {
+		opts = append(opts, service.WithBuilders(rag.New(m)))
+	}
+	return service.New(m, opts...)
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/seed-e7d2830f/promptkit/service"
 )
 
 //promptkit:allow-inline CLI help text, not a prompt
@@ -34,7 +32,7 @@ func runBuilders(c *cli, args []string) error {
 		return errReported
 	}
 	defer m.Close()
-	svc, err := service.New(m)
+	svc, err := newService(m)
 	if err != nil {
 		return err
 	}

@@ -12,14 +12,17 @@ func TestBuildersCommand(t *testing.T) {
 	assert.Equal(t, exitOK, code, stderr)
 	assert.Empty(t, stderr)
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	assert.Len(t, lines, 7)
+	assert.Len(t, lines, 8)
 	var names []string
 	for _, l := range lines {
 		f := strings.Fields(l)
 		names = append(names, f[0])
-		assert.Equal(t, f[0], f[1], "each default builder renders the template of its name")
+		if f[0] != "rag_answer" {
+			assert.Equal(t, f[0], f[1], "each scene builder renders the template of its name")
+		}
 	}
-	assert.Equal(t, []string{"agent_system", "context_note", "injection", "planner_board", "polish", "subagent_system", "title"}, names)
+	assert.Equal(t, []string{"agent_system", "context_note", "injection", "planner_board", "polish", "rag_answer", "subagent_system", "title"}, names)
+	assert.Contains(t, stdout, "rag_answer       rag_user         documents history intents question sub_questions tools\n", "the default set serves the RAG builder too")
 	assert.Contains(t, stdout, "polish           polish           bot_name context jargon personality reply_style requester result\n")
 	assert.Contains(t, stdout, "title            title            intent\n")
 
