@@ -85,8 +85,9 @@ Usage:
 
 Commands:
 %s
-Every command takes --dir DIR (a template set on disk; default: the
-embedded set) and --help. Flags may come before or after arguments.
+Commands that read a template set take --dir DIR (a set on disk; default:
+the embedded set; watch requires it). Every command takes --help, and
+flags may come before or after arguments.
 
 Example:
   promptkit render title --var intent="查询明天的天气"
