@@ -96,6 +96,39 @@
 // are refused. A panic while rendering (in a value's method, say) is
 // recovered and returned as an ErrTemplate error naming the template.
 //
+// # Chat templates
+//
+// A template whose text sits in {% chat role="system" %}…{% endchat %}
+// blocks renders to a list of messages with RenderMessages, one per block,
+// in order (blocks may sit in loops and conditions; the role may be an
+// expression, checked against system, user and assistant). Inside a block,
+// {{ x | image }} adds an image part (an http(s) URL, a data:image URL or
+// raw bytes). Messages are collected while the template runs, never parsed
+// back out of text, so no value can add, end or re-role a message. A
+// template without blocks renders to one user message; Render of a chat
+// template is ErrChatTemplate. Message marshals to the JSON shape chat APIs
+// accept.
+//
+// # Composition
+//
+// Partial binds some variables now and the rest later; WithFunc binds a
+// variable to a Go function computed at render time; WithVarMapping maps a
+// caller's names onto the template's. The strict rules apply to the union.
+// Override replaces a template's source at run time after the same checks
+// as a file; overrides survive reloads.
+//
+// # Hot reload
+//
+// Open(dir, WithWatch()) keeps the set live: any change under dir (editor
+// renames, new directories, a Kubernetes ConfigMap's ..data swap, a queue
+// overflow) triggers, after a quiet period (WithDebounce, 100 ms; at most
+// WithMaxWait, 1 s), a full reload that is checked whole before it replaces
+// the live set in one atomic step. A broken edit never goes live: the last
+// good set keeps serving and LastError says why. Generation counts
+// successful loads, Subscribe reports every attempt, Reload reloads on
+// demand, WithPollInterval polls where inotify is unavailable, and Close
+// stops the watcher.
+//
 // # Concurrency
 //
 // Load once, render from any number of goroutines: a Manager publishes an
