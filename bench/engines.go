@@ -90,10 +90,11 @@ func prepareMessages(w Workload) (Renderer, error) {
 	if err != nil {
 		return Renderer{}, err
 	}
+	name := w.Name + "_chat"
 	return Renderer{
-		Render: func() error { _, err := m.RenderMessages(w.Name+"_chat", w.Vars); return err },
+		Render: func() error { _, err := m.RenderMessages(name, w.Vars); return err },
 		Output: func() (string, error) {
-			msgs, err := m.RenderMessages(w.Name+"_chat", w.Vars)
+			msgs, err := m.RenderMessages(name, w.Vars)
 			if err != nil {
 				return "", err
 			}
