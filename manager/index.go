@@ -114,6 +114,10 @@ func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
 		Description string            `json:"description"`
 		Variables   []json.RawMessage `json:"variables"`
 	}
+	if err := exactKeys(raw, "path", "description", "variables"); err != nil {
+		bad("invalid entry: %v", err)
+		return t, problems
+	}
 	if err := decodeStrict(raw, &e); err != nil {
 		bad("invalid entry: %v", cleanJSONErr(err))
 		return t, problems
@@ -159,6 +163,9 @@ func parseVariable(raw json.RawMessage) (Variable, error) {
 			Required    *bool           `json:"required"`
 			Default     json.RawMessage `json:"default"`
 			Description string          `json:"description"`
+		}
+		if err := exactKeys(raw, "name", "required", "default", "description"); err != nil {
+			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description}: %v", err)
 		}
 		if err := decodeStrict(raw, &o); err != nil {
 			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description}: %v", cleanJSONErr(err))
@@ -206,6 +213,32 @@ func checkPath(p string) error {
 	}
 	if !fs.ValidPath(path.Clean(p)) || path.Clean(p) == "." {
 		return fmt.Errorf("not a valid path inside the template root")
+	}
+	return nil
+}
+
+// exactKeys refuses keys of a JSON object other than allowed, compared
+// exactly: encoding/json alone would accept "Path" for "path".
+func exactKeys(data []byte, allowed ...string) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil // not an object: decodeStrict reports it
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ok := false
+		for _, a := range allowed {
+			if k == a {
+				ok = true
+			}
+		}
+		if !ok {
+			return fmt.Errorf("unknown field %q (allowed: %s)", k, strings.Join(allowed, ", "))
+		}
 	}
 	return nil
 }
