@@ -21,10 +21,22 @@ type Builder struct {
 func NewBuilder() *Builder { return &Builder{} }
 
 // From returns a builder that starts with the layers of s.
-func From(s Stack) *Builder { return &Builder{layers: s.Layers()} }
+func From(s Stack) *Builder {
+	// A stack's layers are private and never changed in place, and a
+	// builder only appends, so the builder can share their contents.
+	return &Builder{layers: slices.Clone(s.layers)}
+}
+
+// builderCap is the capacity a builder's first layer allocates: enough
+// for a typical turn's stack, so that growing it costs a few copies, not
+// one per doubling from 1.
+const builderCap = 16
 
 // Layer adds l as it is: content, source and priority.
 func (b *Builder) Layer(l Layer) *Builder {
+	if b.layers == nil {
+		b.layers = make([]Layer, 0, builderCap)
+	}
 	b.layers = append(b.layers, l.clone())
 	return b
 }
@@ -85,9 +97,12 @@ func (b *Builder) Bundles(source string, bundles ...Bundle) *Builder {
 // change with it.
 func (b *Builder) Build() (Stack, error) {
 	// The builder's layers are private copies that nothing changes in
-	// place, so a shallow copy is enough.
-	s := Stack{layers: slices.Clone(b.layers)}
-	if err := s.Validate(); err != nil {
+	// place, so the stack takes the builder's array instead of a copy.
+	// Clipping the capacity, on both sides, makes the builder's next
+	// append reallocate rather than write into the array the stack holds.
+	b.layers = slices.Clip(b.layers)
+	s := Stack{layers: b.layers}
+	if err := s.check(); err != nil {
 		return Stack{}, err
 	}
 	s.valid = true

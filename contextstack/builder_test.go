@@ -146,3 +146,24 @@ func TestBuildRejectsInvalidLayers(t *testing.T) {
 	_, err = NewBuilder().Tools("rag", ToolSpec{Description: "no name"}).Build()
 	assert.ErrorIs(t, err, ErrInvalidLayer)
 }
+
+func TestBuilderCanBeUsedAfterBuild(t *testing.T) {
+	b := NewBuilder().UserInstructions("request", "user").Tools("rag", tool("search"))
+	first, err := b.Build()
+	require.NoError(t, err)
+	second, err := b.Tools("web", tool("fetch")).Build()
+	require.NoError(t, err)
+	third, err := b.Tools("platform", tool("clock")).Build()
+	require.NoError(t, err)
+
+	assert.Equal(t, []string{"search"}, toolNames(first.AllTools()), "later layers do not reach an earlier stack")
+	assert.Equal(t, []string{"search", "fetch"}, toolNames(second.AllTools()))
+	assert.Equal(t, []string{"search", "fetch", "clock"}, toolNames(third.AllTools()))
+
+	// Stacks grown from a built stack do not write into each other.
+	a := first.Append(runtime("a", "a"))
+	c := first.Append(runtime("c", "c"))
+	assert.Equal(t, "a", a.Layers()[2].Source)
+	assert.Equal(t, "c", c.Layers()[2].Source)
+	assert.Equal(t, 2, first.Len())
+}

@@ -325,9 +325,13 @@ func (c ToolInstructions) render(r Renderer) (string, string, error) {
 // vars is a skill as template variables. Every key is always present, so
 // templates test for emptiness, never for definedness.
 func (s Skill) vars() map[string]any {
-	resources := make([]any, len(s.Resources))
-	for i, r := range s.Resources {
-		resources[i] = r
+	resources := noResources
+	if len(s.Resources) > 0 {
+		list := make([]any, len(s.Resources))
+		for i, r := range s.Resources {
+			list[i] = r
+		}
+		resources = list
 	}
 	return map[string]any{
 		"name":        s.Name,
@@ -336,6 +340,11 @@ func (s Skill) vars() map[string]any {
 		"resources":   resources,
 	}
 }
+
+// noResources is the resources of a skill that has none, boxed once: an
+// empty list has no element a renderer could change, so every render can
+// share it instead of allocating its own.
+var noResources any = []any{}
 
 func (c UserInstructions) clone() Content    { return c }
 func (c RuntimeInstructions) clone() Content { return c }

@@ -101,68 +101,110 @@ func (s Stack) filter(keep func(Layer) bool) Stack {
 // layers or within one. A conflict is a *ToolNameConflictError naming the
 // first one in stack order; other problems wrap ErrInvalidLayer.
 func (s Stack) Validate() error {
-	_, err := s.tools(true)
-	return err
+	if s.valid {
+		return nil
+	}
+	return s.check()
 }
 
-// tools collects the tools of every tool-definition layer in stack order.
-// With strict, it validates the stack as Validate documents; without, it
-// keeps the first tool of each name. A stack known to be valid needs
-// neither. The result is a new slice.
-func (s Stack) tools(strict bool) ([]ToolSpec, error) {
+// check is Validate without the shortcut for stacks known to be valid.
+// Unknown content is reported before any tool problem, wherever it is.
+func (s Stack) check() error {
 	n := 0
 	for i, l := range s.layers {
-		if strict && !s.valid && !known(l.Content) {
-			return nil, fmt.Errorf("%w: layer %d (source %q) has content of type %T", ErrInvalidLayer, i, l.Source, l.Content)
+		if !known(l.Content) {
+			return fmt.Errorf("%w: layer %d (source %q) has content of type %T", ErrInvalidLayer, i, l.Source, l.Content)
 		}
 		if defs, ok := l.Content.(ToolDefinitions); ok {
 			n += len(defs.Tools)
 		}
 	}
-	if n == 0 {
-		return nil, nil
+	if n == 0 || namesUnique(s.layers, n) {
+		return nil
 	}
-	out := make([]ToolSpec, 0, n)
-	if s.valid {
-		// Every tool has a name of its own.
-		for _, l := range s.layers {
-			if defs, ok := l.Content.(ToolDefinitions); ok {
-				out = append(out, defs.Tools...)
+	return s.toolProblem()
+}
+
+// namesUnique reports whether the n tools of layers all have a name and
+// no two share one. It sorts the names and compares neighbours, which for
+// a turn's hundred tools is about twice as fast as a map and allocates
+// nothing up to len(buf) names. It cannot say which problem comes first
+// in stack order; toolProblem does, on the rare stack that has one.
+func namesUnique(layers []Layer, n int) bool {
+	var buf [128]string
+	names := buf[:0]
+	if n > len(buf) {
+		names = make([]string, 0, n)
+	}
+	for _, l := range layers {
+		if defs, ok := l.Content.(ToolDefinitions); ok {
+			for _, t := range defs.Tools {
+				if t.Name == "" {
+					return false
+				}
+				names = append(names, t.Name)
 			}
 		}
-		return out, nil
 	}
-	type origin struct {
-		layer  int
-		source string
+	slices.Sort(names)
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			return false
+		}
 	}
-	seen := make(map[string]origin, n)
+	return true
+}
+
+// toolProblem returns the first tool without a name or with a name
+// already taken, in stack order: the error check returns.
+func (s Stack) toolProblem() error {
+	// first maps a tool name to the index of the layer that defined it;
+	// the layer gives the source.
+	first := make(map[string]int)
 	for i, l := range s.layers {
 		defs, ok := l.Content.(ToolDefinitions)
 		if !ok {
 			continue
 		}
 		for j, t := range defs.Tools {
-			if strict && t.Name == "" {
-				return nil, fmt.Errorf("%w: layer %d (source %q): tool %d has no name", ErrInvalidLayer, i, l.Source, j)
+			if t.Name == "" {
+				return fmt.Errorf("%w: layer %d (source %q): tool %d has no name", ErrInvalidLayer, i, l.Source, j)
 			}
-			if first, dup := seen[t.Name]; dup {
-				if !strict {
-					continue
-				}
-				return nil, &ToolNameConflictError{
+			if f, dup := first[t.Name]; dup {
+				return &ToolNameConflictError{
 					Name:         t.Name,
-					FirstSource:  first.source,
+					FirstSource:  s.layers[f].Source,
 					SecondSource: l.Source,
-					FirstLayer:   first.layer,
+					FirstLayer:   f,
 					SecondLayer:  i,
 				}
 			}
-			seen[t.Name] = origin{layer: i, source: l.Source}
-			out = append(out, t)
+			first[t.Name] = i
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// tools returns the tools of every tool-definition layer in stack order,
+// in a new slice. It does not deduplicate: call it on a stack that
+// Validate accepted, where every name is unique.
+func (s Stack) tools() []ToolSpec {
+	n := 0
+	for _, l := range s.layers {
+		if defs, ok := l.Content.(ToolDefinitions); ok {
+			n += len(defs.Tools)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]ToolSpec, 0, n)
+	for _, l := range s.layers {
+		if defs, ok := l.Content.(ToolDefinitions); ok {
+			out = append(out, defs.Tools...)
+		}
+	}
+	return out
 }
 
 // known reports whether c is one of the package's content kinds. Pointers
@@ -245,14 +287,34 @@ func joinBlocks(blocks []Block) string {
 // order, deduplicated by name: the first tool with a name wins. Build
 // refuses duplicates; this is the defence for stacks that were not built.
 func (s Stack) AllTools() []ToolSpec {
-	out, _ := s.tools(false)
+	all := s.tools()
+	if s.valid || len(all) == 0 {
+		return all // a valid stack has no duplicates to drop
+	}
+	seen := make(map[string]struct{}, len(all))
+	out := all[:0]
+	for _, t := range all {
+		if _, dup := seen[t.Name]; !dup {
+			seen[t.Name] = struct{}{}
+			out = append(out, t)
+		}
+	}
 	return out
 }
 
 // AllDocuments returns the document of every document layer, in stack
 // order.
 func (s Stack) AllDocuments() []Document {
-	var out []Document
+	n := 0
+	for _, l := range s.layers {
+		if l.Type() == TypeDocument {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Document, 0, n)
 	for _, l := range s.layers {
 		if d, ok := l.Content.(Document); ok {
 			d.Metadata = maps.Clone(d.Metadata)
@@ -265,7 +327,16 @@ func (s Stack) AllDocuments() []Document {
 // AllBundles returns the bundles of every content-bundles layer, in stack
 // order.
 func (s Stack) AllBundles() []Bundle {
-	var out []Bundle
+	n := 0
+	for _, l := range s.layers {
+		if b, ok := l.Content.(ContentBundles); ok {
+			n += len(b.Bundles)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Bundle, 0, n)
 	for _, l := range s.layers {
 		if b, ok := l.Content.(ContentBundles); ok {
 			for _, bundle := range b.Bundles {

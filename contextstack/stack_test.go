@@ -2,6 +2,7 @@ package contextstack
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -304,6 +305,28 @@ func TestValidate(t *testing.T) {
 			wantMsg: `contextstack: invalid layer: layer 0 (source "rag"): tool 1 has no name`,
 		},
 		{
+			name:    "a conflict before a tool without a name",
+			layers:  []Layer{tools("rag", "search", "search"), tools("platform", "")},
+			wantErr: ErrToolNameConflict,
+			wantMsg: `contextstack: tool name conflict: "search" is defined twice in layer 0 (source "rag")`,
+		},
+		{
+			name:    "a tool without a name before a conflict",
+			layers:  []Layer{tools("rag", ""), tools("platform", "search", "search")},
+			wantErr: ErrInvalidLayer,
+			wantMsg: `contextstack: invalid layer: layer 0 (source "rag"): tool 0 has no name`,
+		},
+		{
+			name:   "valid, more tools than the names buffer",
+			layers: manyTools(200, ""),
+		},
+		{
+			name:    "a conflict among more tools than the names buffer",
+			layers:  manyTools(200, "tool_150"),
+			wantErr: ErrToolNameConflict,
+			wantMsg: `contextstack: tool name conflict: "tool_150" in layer 2 (source "extra") is already defined in layer 1 (source "mcp:1")`,
+		},
+		{
 			name:    "a layer without content",
 			layers:  []Layer{user("request", "u"), {Source: "oops"}},
 			wantErr: ErrInvalidLayer,
@@ -321,6 +344,24 @@ func TestValidate(t *testing.T) {
 			assert.Equal(t, tt.wantMsg, err.Error())
 		})
 	}
+}
+
+// manyTools returns two tool-definition layers of n/2 tools each, named
+// tool_0 to tool_<n-1>, and, if extra is not empty, a third layer with one
+// tool of that name.
+func manyTools(n int, extra string) []Layer {
+	var layers []Layer
+	for i := range 2 {
+		names := make([]string, n/2)
+		for j := range names {
+			names[j] = fmt.Sprintf("tool_%d", i*n/2+j)
+		}
+		layers = append(layers, tools(fmt.Sprintf("mcp:%d", i), names...))
+	}
+	if extra != "" {
+		layers = append(layers, tools("extra", extra))
+	}
+	return layers
 }
 
 func TestAllToolsDoesNotValidate(t *testing.T) {

@@ -69,11 +69,10 @@ func (c ToolChoice) Filter(tools []ToolSpec) []ToolSpec {
 // when the choice would leave one side out) and returns the tools choice
 // offers, deduplicated and in stack order.
 func (s Stack) SelectTools(choice ToolChoice) ([]ToolSpec, error) {
-	tools, err := s.tools(true)
-	if err != nil {
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return choice.Filter(tools), nil
+	return choice.Filter(s.tools()), nil
 }
 
 // MarshalJSON writes "auto", "any", a name (one chosen tool) or a list.
