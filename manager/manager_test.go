@@ -399,3 +399,15 @@ func TestLocalsCannotShadowInternals(t *testing.T) {
 		require.ErrorIs(t, err, manager.ErrTemplate, src)
 	}
 }
+
+func TestPrintGoValues(t *testing.T) {
+	type user struct {
+		Name string
+		Age  int
+	}
+	m, err := manager.New(set(`{"version":1,"templates":{"t":{"path":"t.md","variables":["u","us","p"]}}}`, map[string]string{"t.md": "{{ u }}|{{ us }}|{{ p }}|{{ u.Name }}"}))
+	require.NoError(t, err)
+	got, err := m.Render("t", map[string]any{"u": user{"甲", 3}, "us": []user{{"乙", 4}}, "p": &user{"丙", 5}})
+	require.NoError(t, err, "a struct value prints instead of recursing forever")
+	assert.Equal(t, "{Name:甲 Age:3}|[{Name:乙 Age:4}]|{Name:丙 Age:5}|甲", got)
+}

@@ -181,8 +181,19 @@ func writeRepr(b *strings.Builder, v any) {
 			return
 		}
 		writeRepr(b, rv.Elem().Interface())
-	default:
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
 		b.WriteString(pyStr(v))
+	default:
+		// Structs, funcs, channels: Python would print an object's repr;
+		// Go's own formatting is the closest honest equivalent (and must not
+		// go back through pyStr, which sends non-scalars here).
+		if s, ok := v.(fmt.Stringer); ok {
+			b.WriteString(s.String())
+			return
+		}
+		fmt.Fprintf(b, "%+v", v)
 	}
 }
 
