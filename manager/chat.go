@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/flosch/pongo2/v6"
@@ -310,8 +311,8 @@ func parseSite(args *pongo2.Parser) (site, *pongo2.Error) {
 // chatSink collects the messages of one RenderMessages call. Text parts
 // are recorded as spans of the render's output and get their text once
 // the render is done, as substrings of one string (finish); so a chat
-// render copies its text once, as Render does. A sink is made in one
-// allocation, room for a few messages included.
+// render copies its text once, as Render does. Sinks are pooled: finish
+// copies the messages out into slices of exactly their size.
 type chatSink struct {
 	msgs   []Message
 	ranges [][2]int // each message's parts: parts[first:end]
@@ -329,23 +330,41 @@ type chatSink struct {
 // span is the text of parts[part]: out[a:b].
 type span struct{ part, a, b int }
 
-func newChatSink() *chatSink {
+var sinkPool = sync.Pool{New: func() any {
 	s := &chatSink{}
 	s.msgs, s.ranges, s.parts, s.spans = s.msgBuf[:0], s.rangeBuf[:0], s.partBuf[:0], s.spanBuf[:0]
 	return s
+}}
+
+// newChatSink takes an empty sink from the pool; release returns it.
+func newChatSink() *chatSink { return sinkPool.Get().(*chatSink) }
+
+// release empties the sink (dropping its references to strings) and puts
+// it back in the pool.
+func (s *chatSink) release() {
+	clear(s.msgs)
+	clear(s.parts)
+	s.msgs, s.ranges, s.parts, s.spans = s.msgs[:0], s.ranges[:0], s.parts[:0], s.spans[:0]
+	s.urls, s.w = 0, chatWriter{}
+	sinkPool.Put(s)
 }
 
-// finish returns the messages, out being the render's whole output.
+// finish returns the messages, out being the render's whole output, in
+// new slices the caller owns: one for the messages, one for all parts.
 func (s *chatSink) finish(out string) []Message {
+	parts := make([]Part, len(s.parts))
+	copy(parts, s.parts)
 	for _, sp := range s.spans {
-		s.parts[sp.part].Text = out[sp.a:sp.b]
+		parts[sp.part].Text = out[sp.a:sp.b]
 	}
+	msgs := make([]Message, len(s.msgs))
+	copy(msgs, s.msgs)
 	for i, r := range s.ranges {
 		if r[1] > r[0] {
-			s.msgs[i].Parts = s.parts[r[0]:r[1]:r[1]]
+			msgs[i].Parts = parts[r[0]:r[1]:r[1]]
 		}
 	}
-	return s.msgs
+	return msgs
 }
 
 // chatWriter is the writer a chat block renders its body into. Text goes
@@ -546,6 +565,7 @@ func (c *compiled) renderMessages(vars map[string]any, cfg *config) ([]Message, 
 		return []Message{msg}, nil
 	}
 	sink := newChatSink()
+	defer sink.release()
 	out, err := c.exec(vars, cfg, sink)
 	if err != nil {
 		return nil, err
