@@ -20,6 +20,33 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// cliCase is one CLI invocation and what it must give: the exit code, the
+// exact stdout, and text stderr contains (or nothing at all when empty).
+type cliCase struct {
+	name   string
+	stdin  string
+	args   []string
+	code   int
+	stdout string
+	stderr string
+}
+
+func runCases(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.stdin, tc.args...)
+			assert.Equal(t, tc.code, code, stderr)
+			assert.Equal(t, tc.stdout, stdout)
+			if tc.stderr == "" {
+				assert.Empty(t, stderr)
+			} else {
+				assert.Contains(t, stderr, tc.stderr)
+			}
+		})
+	}
+}
+
 // writeSet writes a template set into a temp dir.
 func writeSet(t *testing.T, index string, files map[string]string) string {
 	t.Helper()
@@ -55,14 +82,7 @@ func TestUsageAndHelp(t *testing.T) {
 func TestRenderCommand(t *testing.T) {
 	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["name",{"name":"items","required":false,"default":[]},{"name":"n","required":false}]}}}`,
 		map[string]string{"t.md": "你好，{{ name }}{% for i in items %}[{{ i }}]{% endfor %}{{ n }}\n"})
-	tests := []struct {
-		name   string
-		stdin  string
-		args   []string
-		code   int
-		stdout string
-		stderr string
-	}{
+	tests := []cliCase{
 		{"var after name", "", []string{"render", "t", "--dir", dir, "--var", "name=小王"}, 0, "你好，小王", ""},
 		{"flags before name", "", []string{"render", "--dir", dir, "--var", "name=小王", "t"}, 0, "你好，小王", ""},
 		{"vars file from stdin keeps numbers", `{"name":"甲","items":[30,1.5,"x"],"n":2}`, []string{"render", "--vars", "-", "t", "--dir", dir}, 0, "你好，甲[30][1.5][x]2", ""},
@@ -76,18 +96,7 @@ func TestRenderCommand(t *testing.T) {
 		{"vars not an object", "[1]", []string{"render", "t", "--vars", "-", "--dir", dir}, 2, "", "want a JSON object"},
 		{"unknown flag", "", []string{"render", "t", "--bogus"}, 2, "", "flag provided but not defined"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tc.stdin, tc.args...)
-			assert.Equal(t, tc.code, code, stderr)
-			assert.Equal(t, tc.stdout, stdout)
-			if tc.stderr == "" {
-				assert.Empty(t, stderr)
-			} else {
-				assert.Contains(t, stderr, tc.stderr)
-			}
-		})
-	}
+	runCases(t, tests)
 }
 
 func TestRenderEmbeddedSet(t *testing.T) {
