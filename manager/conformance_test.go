@@ -108,3 +108,9 @@ func TestJinjaConformance(t *testing.T) {
 func TestPromptkitConformance(t *testing.T) {
 	runConformance(t, filepath.Join("testdata", "conformance", "promptkit_cases.json"), filepath.Join("testdata", "conformance", "promptkit_expected.json"))
 }
+
+// TestExtraConformance runs a second batch of promptkit's cases (edge
+// semantics found while reviewing), made the same way.
+func TestExtraConformance(t *testing.T) {
+	runConformance(t, filepath.Join("testdata", "conformance", "extra_cases.json"), filepath.Join("testdata", "conformance", "extra_expected.json"))
+}

@@ -556,7 +556,10 @@ func (t *translator) filter(e *filterExpr) (string, bool, error) {
 	switch {
 	case nargs == 0:
 		return base + "|" + name, true, nil
-	case len(e.args) == 1 && len(e.kwargs) == 0:
+	case len(e.args) == 1 && len(e.kwargs) == 0 && isConstExpr(e.args[0]):
+		// A constant argument travels as pongo2's one filter parameter. Any
+		// other goes in a pack (below): pongo2 passes an undefined parameter
+		// and no parameter alike, and default(b) must tell them apart.
 		a, err := t.path(e.args[0])
 		if err != nil {
 			return "", false, err
@@ -588,6 +591,11 @@ func (t *translator) filter(e *filterExpr) (string, bool, error) {
 		b.WriteString(")")
 		return base + "|" + name + ":" + b.String(), true, nil
 	}
+}
+
+func isConstExpr(x expr) bool {
+	_, ok := x.(*constExpr)
+	return ok
 }
 
 func contains(list []string, s string) bool {
