@@ -32,7 +32,7 @@ type compiled struct {
 	defaults map[string]any // optional variables with a default
 	unused   []string       // declared but never referenced
 	chat     bool           // has {% chat %} blocks: renders with RenderMessages
-	fast     rootSlot       // the captured root, for render
+	run      *rootCapture   // the body and execution context a render runs (captured at load)
 }
 
 // loader holds the state of one load: parsed files are shared between
@@ -162,7 +162,12 @@ func (l *loader) compileParsed(e Template, pf parsedFile) *compiled {
 		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: e.Path, Msg: "internal error: pongo2 refused the translated template", Err: err})
 		return nil
 	}
-	c.pt, c.source = pt, src
+	run, err := captureRoot(pt)
+	if err != nil {
+		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: e.Path, Msg: "internal error: cannot prepare the translated template", Err: err})
+		return nil
+	}
+	c.pt, c.source, c.run = pt, src, run
 	return c
 }
 

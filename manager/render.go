@@ -6,7 +6,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/flosch/pongo2/v6"
 )
@@ -93,24 +92,17 @@ func (c *compiled) render(vars map[string]any, cfg *config) (string, error) {
 	return c.exec(vars, cfg, nil)
 }
 
-// rootSlot holds a template's captured root (see rootCapture), filled in
-// by its first render.
-type rootSlot struct{ p atomic.Pointer[rootCapture] }
-
-// root returns the template's root node and execution context, capturing
-// them with one pongo2 execution the first time.
-func (c *compiled) root() (*rootCapture, error) {
-	if rc := c.fast.p.Load(); rc != nil {
-		return rc, nil
-	}
+// captureRoot returns a compiled template's root node and execution
+// context, captured with one pongo2 execution at load, so that renders
+// run the body directly (see rootCapture).
+func captureRoot(pt *pongo2.Template) (*rootCapture, error) {
 	rc := &rootCapture{}
-	if err := c.pt.ExecuteWriterUnbuffered(pongo2.Context{stateKey: rc}, io.Discard); err != nil {
+	if err := pt.ExecuteWriterUnbuffered(pongo2.Context{stateKey: rc}, io.Discard); err != nil {
 		return nil, err
 	}
 	if rc.root == nil {
 		return nil, errors.New("the translated template has no root tag")
 	}
-	c.fast.p.Store(rc)
 	return rc, nil
 }
 
@@ -128,12 +120,6 @@ func (c *compiled) exec(vars map[string]any, cfg *config, sink *chatSink) (out s
 	if err != nil {
 		return "", err
 	}
-	rc, err := c.root()
-	if err != nil {
-		e := c.errorf(ErrTemplate, nil, "internal error: cannot prepare the template")
-		e.Err = err
-		return "", e
-	}
 	st := statePool.Get().(*renderState)
 	st.iters, st.maxIt, st.chat = 0, cfg.maxIterations, sink
 	st.out = outBuf{b: st.out.b[:0], max: cfg.maxOutput}
@@ -147,7 +133,7 @@ func (c *compiled) exec(vars map[string]any, cfg *config, sink *chatSink) (out s
 			statePool.Put(st)
 		}
 	}()
-	if perr := rc.root.execute(&rc.proto, bound, st); perr != nil {
+	if perr := c.run.root.execute(&c.run.proto, bound, st); perr != nil {
 		return "", c.execError(perr, st)
 	}
 	if st.out.over {
