@@ -11,7 +11,6 @@ import (
 type point struct {
 	Tags []string
 	Next *point
-	note []string // unexported: copied shallowly
 }
 
 func TestNewContextCopiesData(t *testing.T) {

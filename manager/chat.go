@@ -24,8 +24,6 @@ import (
 // message answers one tool call of the assistant and must carry that
 // call's id, which a template block cannot express; a host appends tool
 // results itself.
-var chatRoles = []string{RoleSystem, RoleUser, RoleAssistant}
-
 const allowedRoles = "system, user, assistant"
 
 func validRole(r string) bool {

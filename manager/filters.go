@@ -124,15 +124,6 @@ func init() {
 	}); err != nil {
 		panic(err)
 	}
-	// pk_str is str() for {{ … }}: strings are returned as they are.
-	if err := pongo2.RegisterFilter("pk_str", func(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-		if in.IsString() {
-			return in, nil
-		}
-		return pongo2.AsValue(pyStr(unwrap(in))), nil
-	}); err != nil {
-		panic(err)
-	}
 }
 
 func strFilter(f func(string) string) func(any, []any, map[string]any) (any, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -173,7 +174,7 @@ func (l *loader) compileParsed(e Template, pf parsedFile) *compiled {
 
 // resolveIncludes replaces every {% include %} by the parsed file, checked
 // for cycles and confined to the template root.
-func (l *loader) resolveIncludes(name, file string, nodes []node, stack []string, h fmtWriter) ([]node, bool) {
+func (l *loader) resolveIncludes(name, file string, nodes []node, stack []string, h io.Writer) ([]node, bool) {
 	ok := true
 	var walk func(nodes []node, file string, stack []string) []node
 	walk = func(nodes []node, file string, stack []string) []node {
@@ -199,8 +200,8 @@ func (l *loader) resolveIncludes(name, file string, nodes []node, stack []string
 					out[i] = &inc
 					continue
 				}
-				if len(stack) >= l.cfg.maxIncludeDeep {
-					l.problem(&Error{Kind: ErrTemplate, Template: name, Path: file, Line: n.p.line, Col: n.p.col, Msg: fmt.Sprintf("includes nested deeper than %d", l.cfg.maxIncludeDeep)})
+				if len(stack) >= maxIncludeDepth {
+					l.problem(&Error{Kind: ErrTemplate, Template: name, Path: file, Line: n.p.line, Col: n.p.col, Msg: fmt.Sprintf("includes nested deeper than %d", maxIncludeDepth)})
 					ok = false
 					out[i] = &inc
 					continue
@@ -256,10 +257,6 @@ func (l *loader) resolveIncludes(name, file string, nodes []node, stack []string
 	}
 	res := walk(nodes, file, stack)
 	return res, ok
-}
-
-type fmtWriter interface {
-	Write(p []byte) (int, error)
 }
 
 // checkDepth refuses templates nested deeper than maxNestingDepth blocks.

@@ -1,7 +1,6 @@
 package manager_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -382,7 +381,6 @@ func TestDefaultSetLoadsAndDescribes(t *testing.T) {
 	assert.Empty(t, m.Unused(), "every declared variable of the default set is used")
 	_, err = m.Render("agent_system", map[string]any{"title": "t", "intent": "i"})
 	require.ErrorIs(t, err, manager.ErrMissingVariables)
-	assert.True(t, errors.Is(err, manager.ErrMissingVariables))
 }
 
 func TestOpenMissingDir(t *testing.T) {

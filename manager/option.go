@@ -11,16 +11,15 @@ import (
 type Option func(*config) error
 
 type config struct {
-	logger         *slog.Logger
-	maxOutput      int
-	maxIterations  int
-	maxIncludeDeep int
-	watch          bool
-	debounce       time.Duration
-	maxWait        time.Duration
-	pollInterval   time.Duration
-	maxWaitSet     bool     // WithMaxWait was given
-	watchOnly      []string // watch options given, checked against watch
+	logger        *slog.Logger
+	maxOutput     int
+	maxIterations int
+	watch         bool
+	debounce      time.Duration
+	maxWait       time.Duration
+	pollInterval  time.Duration
+	maxWaitSet    bool     // WithMaxWait was given
+	watchOnly     []string // watch options given, checked against watch
 }
 
 // Defaults of the limits; each is documented on its option.
@@ -35,12 +34,11 @@ const (
 
 func defaultConfig() *config {
 	return &config{
-		logger:         slog.New(slog.DiscardHandler),
-		maxOutput:      DefaultMaxOutputBytes,
-		maxIterations:  DefaultMaxIterations,
-		maxIncludeDeep: maxIncludeDepth,
-		debounce:       DefaultDebounce,
-		maxWait:        DefaultMaxWait,
+		logger:        slog.New(slog.DiscardHandler),
+		maxOutput:     DefaultMaxOutputBytes,
+		maxIterations: DefaultMaxIterations,
+		debounce:      DefaultDebounce,
+		maxWait:       DefaultMaxWait,
 	}
 }
 

@@ -3,7 +3,6 @@ package manager
 
 import (
 	"fmt"
-	"strings"
 )
 
 // unsupportedTags names the Jinja and pongo2 tags promptkit refuses, with
@@ -934,23 +933,4 @@ func (ts *tokens) parseFilterExpr(x expr) (expr, error) {
 			return x, nil
 		}
 	}
-}
-
-// describe renders an expression back to Jinja-like text for messages.
-func describe(x expr) string {
-	switch e := x.(type) {
-	case *nameExpr:
-		return e.name
-	case *attrExpr:
-		return describe(e.x) + "." + e.name
-	case *indexExpr:
-		return describe(e.x) + "[" + describe(e.index) + "]"
-	case *constExpr:
-		return fmt.Sprintf("%#v", e.v)
-	case *filterExpr:
-		return describe(e.x) + " | " + e.name
-	case *callExpr:
-		return describe(e.fn) + "(…)"
-	}
-	return strings.TrimPrefix(fmt.Sprintf("%T", x), "*manager.")
 }

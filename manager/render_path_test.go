@@ -43,6 +43,19 @@ func printValues() map[string]any {
 	}
 }
 
+func init() {
+	// The translation the print tag replaced, kept as a test-only filter:
+	// pongo2 evaluates the path, then str() prints it.
+	if err := pongo2.RegisterFilter("pk_str", func(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+		if in.IsString() {
+			return in, nil
+		}
+		return pongo2.AsValue(pyStr(unwrap(in))), nil
+	}); err != nil {
+		panic(err)
+	}
+}
+
 // TestPrintTagMatchesPongo2 prints paths over printValues with the print
 // tag and with the translation it replaced ({{ x|pk_str }}): the output
 // must be the same, value by value.

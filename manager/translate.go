@@ -21,8 +21,6 @@ const (
 
 type translator struct {
 	b strings.Builder
-	// inLoop counts enclosing for loops: loop.* maps to forloop.*.
-	inLoop int
 }
 
 func translate(nodes []node) (string, error) {
@@ -83,10 +81,7 @@ func (t *translator) node(n node) error {
 			it += "|pk_iter" // mapping keys sorted; lists pass through untouched
 		}
 		t.b.WriteString("{% for " + strings.Join(n.targets, ", ") + " in " + it + " %}{% " + guardTag + " %}")
-		t.inLoop++
-		err = t.nodes(n.body)
-		t.inLoop--
-		if err != nil {
+		if err := t.nodes(n.body); err != nil {
 			return err
 		}
 		if n.elseBody != nil {
