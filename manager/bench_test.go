@@ -295,3 +295,34 @@ func BenchmarkRenderInSet(b *testing.B) {
 		})
 	}
 }
+
+type nopObserver struct{}
+
+func (nopObserver) ObserveRender(RenderEvent) {}
+func (nopObserver) ObserveReload(ReloadEvent) {}
+
+// BenchmarkRenderObserver measures what an observer costs: the same
+// render with none and with one that does nothing, in one run.
+func BenchmarkRenderObserver(b *testing.B) {
+	ws := loadBenchWorkloads(b)
+	plain := benchManager(b, ws)
+	observed := benchManager(b, ws)
+	observed.cfg.observer = nopObserver{}
+	for _, w := range ws {
+		for _, tc := range []struct {
+			name string
+			m    *Manager
+		}{{"none", plain}, {"nop", observed}} {
+			b.Run(w.name+"/"+tc.name, func(b *testing.B) {
+				got, err := tc.m.Render(w.name, w.vars)
+				benchCheck(b, "promptkit", w, got, err)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := tc.m.Render(w.name, w.vars); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

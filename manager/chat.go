@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/flosch/pongo2/v6"
@@ -543,11 +544,21 @@ func init() {
 // never parsed out of rendered text.
 func (m *Manager) RenderMessages(name string, vars map[string]any) ([]Message, error) {
 	s := m.cur.Load()
-	c, ok := s.templates[name]
-	if !ok {
+	c := s.templates[name]
+	if o := m.cfg.observer; o != nil {
+		start := time.Now()
+		msgs, err := renderMessagesIn(s, name, c, vars, m.cfg)
+		observeRender(o, s, name, c, true, start, messagesBytes(msgs), err)
+		return msgs, err
+	}
+	return renderMessagesIn(s, name, c, vars, m.cfg)
+}
+
+func renderMessagesIn(s *snapshot, name string, c *compiled, vars map[string]any, cfg *config) ([]Message, error) {
+	if c == nil {
 		return nil, unknownTemplate(s, name)
 	}
-	return c.renderMessages(vars, m.cfg)
+	return c.renderMessages(vars, cfg)
 }
 
 func (c *compiled) renderMessages(vars map[string]any, cfg *config) ([]Message, error) {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Composition: a Prompt is a template with some of its inputs settled in
@@ -189,41 +190,59 @@ func (p *Prompt) Name() string { return p.name }
 // Render renders the template with the bound values and vars (vars wins),
 // functions applied last. See Manager.Render for the strict rules.
 func (p *Prompt) Render(vars map[string]any) (string, error) {
-	c, final, err := p.prepare(vars)
-	if err != nil {
-		return "", err
+	var start time.Time
+	o := p.m.cfg.observer
+	if o != nil {
+		start = time.Now()
 	}
-	return c.render(final, p.m.cfg)
+	s, c, final, err := p.prepare(vars)
+	var out string
+	if err == nil {
+		out, err = c.render(final, p.m.cfg)
+	}
+	if o != nil {
+		observeRender(o, s, p.name, c, false, start, len(out), err)
+	}
+	return out, err
 }
 
 // RenderMessages renders the template into chat messages with the bound
 // values and vars (vars wins), functions applied last. See
 // Manager.RenderMessages.
 func (p *Prompt) RenderMessages(vars map[string]any) ([]Message, error) {
-	c, final, err := p.prepare(vars)
-	if err != nil {
-		return nil, err
+	var start time.Time
+	o := p.m.cfg.observer
+	if o != nil {
+		start = time.Now()
 	}
-	return c.renderMessages(final, p.m.cfg)
+	s, c, final, err := p.prepare(vars)
+	var msgs []Message
+	if err == nil {
+		msgs, err = c.renderMessages(final, p.m.cfg)
+	}
+	if o != nil {
+		observeRender(o, s, p.name, c, true, start, messagesBytes(msgs), err)
+	}
+	return msgs, err
 }
 
 // prepare looks the template up once (so one render uses one set) and
 // computes the values it renders with.
-func (p *Prompt) prepare(vars map[string]any) (*compiled, map[string]any, error) {
+func (p *Prompt) prepare(vars map[string]any) (*snapshot, *compiled, map[string]any, error) {
 	s := p.m.cur.Load()
 	c, ok := s.templates[p.name]
 	if !ok {
-		return nil, nil, unknownTemplate(s, p.name)
+		return s, nil, nil, unknownTemplate(s, p.name)
 	}
 	given, err := p.mapNames(c, vars)
 	if err != nil {
-		return nil, nil, err
+		return s, c, nil, err
 	}
 	final := make(map[string]any, len(p.vars)+len(given)+len(p.funcs))
 	maps.Copy(final, p.vars)
 	maps.Copy(final, given)
 	if len(p.funcs) == 0 {
-		return c, final, nil
+		return s, c, final, nil
 	}
 	names := slices.Sorted(maps.Keys(p.funcs))
 	results := make([]any, len(names))
@@ -232,14 +251,14 @@ func (p *Prompt) prepare(vars map[string]any) (*compiled, map[string]any, error)
 		if err != nil {
 			e := c.errorf(ErrVariableFunc, []string{name}, "function for variable %q failed", name)
 			e.Err = err
-			return nil, nil, e
+			return s, c, nil, e
 		}
 		results[i] = v
 	}
 	for i, name := range names {
 		final[name] = results[i]
 	}
-	return c, final, nil
+	return s, c, final, nil
 }
 
 // callVarFunc calls fn, turning a panic into an error.

@@ -129,6 +129,19 @@
 // demand, WithPollInterval polls where inotify is unavailable, and Close
 // stops the watcher.
 //
+// # Digest and observing
+//
+// Digest names the set serving: "sha256:" and the hex SHA-256 of a
+// canonical listing of index.json and every file the set uses (sorted
+// slash paths, each with its length and bytes), so the same files give the
+// same digest in any directory, on any host, and one changed byte gives
+// another. Every Template carries it as SetDigest, next to its own Hash,
+// and every ReloadEvent names the digest serving after the attempt.
+// WithObserver passes every render (template, hash, digest, generation,
+// duration, bytes, error kind) and every reload attempt to an Observer,
+// the hook for tracing and metrics; ErrorKind names an error's kind in
+// words stable enough for metric labels.
+//
 // # Concurrency
 //
 // Load once, render from any number of goroutines: a Manager publishes an

@@ -23,6 +23,9 @@ type Template struct {
 	// Hash is a hex SHA-256 of the template's source and of every file it
 	// includes: it changes when any of them changes.
 	Hash string
+	// SetDigest is the digest of the whole set the template belongs to
+	// (see Manager.Digest).
+	SetDigest string
 }
 
 // Variable is one declared variable of a template.

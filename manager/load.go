@@ -21,6 +21,7 @@ type snapshot struct {
 	names     []string // sorted
 	gen       uint64
 	overrides map[string]override // templates replaced by Override (override.go)
+	digest    string              // of the files loaded (digest.go)
 }
 
 // compiled is one template, ready to render.
@@ -43,6 +44,7 @@ type loader struct {
 	cfg      *config
 	set      *pongo2.TemplateSet
 	parsed   map[string]parsedFile
+	files    map[string][]byte // every file read, for the set's digest
 	problems []*Error
 }
 
@@ -56,11 +58,12 @@ type parsedFile struct {
 // compiles them all. A set with any problem is refused: the error is a
 // *LoadError listing every problem.
 func load(fsys fs.FS, cfg *config) (*snapshot, error) {
-	l := &loader{fsys: fsys, cfg: cfg, set: newPongoSet(), parsed: map[string]parsedFile{}}
+	l := &loader{fsys: fsys, cfg: cfg, set: newPongoSet(), parsed: map[string]parsedFile{}, files: map[string][]byte{}}
 	data, err := fs.ReadFile(fsys, IndexFile)
 	if err != nil {
 		return nil, &LoadError{Problems: []*Error{{Kind: ErrIndex, Path: IndexFile, Msg: "cannot read the index", Err: cleanFSErr(err)}}}
 	}
+	l.files[IndexFile] = data
 	entries, problems := parseIndex(data)
 	l.problems = problems
 	s := &snapshot{templates: map[string]*compiled{}}
@@ -74,6 +77,10 @@ func load(fsys fs.FS, cfg *config) (*snapshot, error) {
 		return nil, &LoadError{Problems: l.problems}
 	}
 	sort.Strings(s.names)
+	s.digest = fileDigest(l.files)
+	for _, c := range s.templates {
+		c.info.SetDigest = s.digest
+	}
 	return s, nil
 }
 
@@ -89,6 +96,9 @@ func (l *loader) readFile(p string) parsedFile {
 	if err != nil {
 		pf.err = err
 	} else {
+		if l.files != nil {
+			l.files[p] = data
+		}
 		pf.src = string(data)
 		pf.nodes, pf.err = parseTemplate(pf.src)
 	}

@@ -52,7 +52,7 @@ func newManager(fsys fs.FS, cfg *config) (*Manager, error) {
 	}
 	s.gen = 1
 	m.cur.Store(s)
-	cfg.logger.Info("promptkit: template set loaded", "templates", len(s.names), "generation", s.gen)
+	cfg.logger.Info("promptkit: template set loaded", "templates", len(s.names), "generation", s.gen, "digest", s.digest)
 	return m, nil
 }
 

@@ -12,6 +12,7 @@ type Option func(*config) error
 
 type config struct {
 	logger        *slog.Logger
+	observer      Observer // nil: nothing observes (observe.go)
 	maxOutput     int
 	maxIterations int
 	watch         bool

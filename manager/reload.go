@@ -22,6 +22,8 @@ type ReloadEvent struct {
 	Generation uint64
 	// Templates is the number of templates in the serving set.
 	Templates int
+	// Digest is the digest of the serving set (see Manager.Digest).
+	Digest string
 	// Err is nil when the reload succeeded. Otherwise it is the reason,
 	// usually a *LoadError listing every problem (see Problems).
 	Err error
@@ -130,7 +132,7 @@ func (m *Manager) reloadLocked(trigger string) error {
 	log := m.cfg.logger
 	if err != nil {
 		m.reloads.lastErr.Store(&errBox{err})
-		ev.Generation, ev.Templates, ev.Err = cur.gen, len(cur.names), err
+		ev.Generation, ev.Templates, ev.Digest, ev.Err = cur.gen, len(cur.names), cur.digest, err
 		var problems []string
 		for _, p := range Problems(err) {
 			problems = append(problems, p.Error())
@@ -144,11 +146,14 @@ func (m *Manager) reloadLocked(trigger string) error {
 		s.gen = cur.gen + 1
 		m.reloads.lastErr.Store(nil)
 		m.cur.Store(s)
-		ev.Generation, ev.Templates = s.gen, len(s.names)
+		ev.Generation, ev.Templates, ev.Digest = s.gen, len(s.names), s.digest
 		log.Info("promptkit: template set reloaded",
-			"generation", s.gen, "templates", len(s.names), "trigger", trigger, "duration", ev.Duration)
+			"generation", s.gen, "templates", len(s.names), "digest", s.digest, "trigger", trigger, "duration", ev.Duration)
 	}
 	ev.Time = time.Now()
+	if o := m.cfg.observer; o != nil {
+		o.ObserveReload(ev)
+	}
 	m.reloads.publish(ev)
 	return err
 }

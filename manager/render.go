@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/flosch/pongo2/v6"
 )
@@ -17,11 +18,22 @@ import (
 // their declared default, or are undefined. vars is only read.
 func (m *Manager) Render(name string, vars map[string]any) (string, error) {
 	s := m.cur.Load()
-	c, ok := s.templates[name]
-	if !ok {
+	c := s.templates[name]
+	if o := m.cfg.observer; o != nil {
+		start := time.Now()
+		out, err := renderIn(s, name, c, vars, m.cfg)
+		observeRender(o, s, name, c, false, start, len(out), err)
+		return out, err
+	}
+	return renderIn(s, name, c, vars, m.cfg)
+}
+
+// renderIn renders c, the template of set s called name (nil if unknown).
+func renderIn(s *snapshot, name string, c *compiled, vars map[string]any, cfg *config) (string, error) {
+	if c == nil {
 		return "", unknownTemplate(s, name)
 	}
-	return c.render(vars, m.cfg)
+	return c.render(vars, cfg)
 }
 
 func unknownTemplate(s *snapshot, name string) error {
