@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/seed-e7d2830f/promptkit/builders"
-	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // Name is the name the service builds RAG answers by.
@@ -63,7 +63,7 @@ func (b *Builder) Keys() []string {
 }
 
 // Build returns the messages of BuildMessages as an indented JSON array in
-// the shape chat APIs take ({"role": …, "content": …}; see manager.Message).
+// the shape chat APIs take ({"role": …, "content": …}; see message.Message).
 func (b *Builder) Build(ctx builders.Context) (string, error) {
 	msgs, err := b.BuildMessages(ctx)
 	if err != nil {
@@ -84,7 +84,7 @@ func (b *Builder) Build(ctx builders.Context) (string, error) {
 // "intents"), as Go values of this package or their JSON form, and
 // returns its messages. When the data has no question, the task's intent
 // is the question.
-func (b *Builder) BuildMessages(ctx builders.Context) ([]manager.Message, error) {
+func (b *Builder) BuildMessages(ctx builders.Context) ([]message.Message, error) {
 	if err := builders.CheckKeys(b, ctx); err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func decode(v any, dst any) error {
 // Messages assembles the answer's messages: the system message of the
 // plan (see PlanFor), the history as given, and one user message holding
 // the tool data, the documents and the question.
-func (b *Builder) Messages(in Input) ([]manager.Message, error) {
+func (b *Builder) Messages(in Input) ([]message.Message, error) {
 	if b.r == nil {
 		return nil, fail("", builders.ErrNoRenderer, "made without a renderer; construct it with rag.New(manager)", nil)
 	}
@@ -158,15 +158,15 @@ func (b *Builder) Messages(in Input) ([]manager.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	msgs := make([]manager.Message, 0, len(in.History)+2)
-	msgs = append(msgs, text(manager.RoleSystem, system))
+	msgs := make([]message.Message, 0, len(in.History)+2)
+	msgs = append(msgs, text(message.RoleSystem, system))
 	msgs = append(msgs, in.History...)
-	return append(msgs, text(manager.RoleUser, user)), nil
+	return append(msgs, text(message.RoleUser, user)), nil
 }
 
 // text makes a message of one text part.
-func text(role, content string) manager.Message {
-	return manager.Message{Role: role, Parts: []manager.Part{{Type: manager.PartText, Text: content}}}
+func text(role, content string) message.Message {
+	return message.Message{Role: role, Parts: []message.Part{{Type: message.PartText, Text: content}}}
 }
 
 // render renders one template, naming it in the error.

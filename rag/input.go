@@ -1,6 +1,6 @@
 package rag
 
-import "github.com/seed-e7d2830f/promptkit/manager"
+import "github.com/seed-e7d2830f/promptkit/message"
 
 // Input is everything one answer is assembled from: what the earlier
 // stages of a RAG pipeline produced. Its JSON form is the data of the
@@ -15,8 +15,8 @@ type Input struct {
 	// History is the conversation so far, oldest first, inserted between
 	// the system message and the user message exactly as given (images
 	// included); a summary of older turns is usually its first message,
-	// with manager.RoleSystem. Roles are system, user or assistant.
-	History []manager.Message `json:"history,omitempty"`
+	// with message.RoleSystem. Roles are system, user or assistant.
+	History []message.Message `json:"history,omitempty"`
 	// Documents are the knowledge-base chunks, grouped by the intent that
 	// retrieved them. Each group becomes one <document> block.
 	Documents []Retrieved `json:"documents,omitempty"`

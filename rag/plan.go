@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed-e7d2830f/promptkit/builders"
-	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // Scene is the kind of evidence an answer rests on. Each scene has its
@@ -102,7 +102,7 @@ func prepare(in Input) (*prepared, error) {
 	}
 	for i, m := range in.History {
 		switch m.Role {
-		case manager.RoleSystem, manager.RoleUser, manager.RoleAssistant:
+		case message.RoleSystem, message.RoleUser, message.RoleAssistant:
 		default:
 			return nil, fail(fmt.Sprintf("history[%d].role", i), builders.ErrInvalidValue,
 				fmt.Sprintf("%q is not a role (want system, user or assistant)", m.Role), nil)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/seed-e7d2830f/promptkit/builders"
-	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // ErrNotMessageBuilder is returned by BuildMessages for a builder that
@@ -23,14 +23,14 @@ var ErrNotMessageBuilder = errors.New("service: not a message builder")
 //	msgs, err := svc.BuildMessages("rag_answer", task, data)
 type MessageBuilder interface {
 	builders.Builder
-	BuildMessages(ctx builders.Context) ([]manager.Message, error)
+	BuildMessages(ctx builders.Context) ([]message.Message, error)
 }
 
 // BuildMessages makes the messages of the message builder called name from
 // the task and the data, as Build makes a prompt: the data is copied, a key
 // the builder does not read is builders.ErrUnknownKey, and errors name the
 // builder. A builder that is not a MessageBuilder is ErrNotMessageBuilder.
-func (s *Service) BuildMessages(name string, task builders.Task, data map[string]any) ([]manager.Message, error) {
+func (s *Service) BuildMessages(name string, task builders.Task, data map[string]any) ([]message.Message, error) {
 	e, ok := s.byName[name]
 	if !ok {
 		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownBuilder, name, s.known)
@@ -43,7 +43,7 @@ func (s *Service) BuildMessages(name string, task builders.Task, data map[string
 	if err := builders.CheckKeys(mb, ctx); err != nil {
 		return nil, err
 	}
-	msgs, err := contain(name, func() ([]manager.Message, error) { return mb.BuildMessages(ctx) })
+	msgs, err := contain(name, func() ([]message.Message, error) { return mb.BuildMessages(ctx) })
 	if err != nil {
 		var be *builders.Error
 		if errors.As(err, &be) && be.Builder == name {
