@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+
+	"github.com/seed-e7d2830f/promptkit/internal/watch"
 )
 
 // Manager loads a template set and renders its templates. It is safe for
@@ -19,7 +21,7 @@ type Manager struct {
 	dir     string   // absolute template directory; set by Open, reloads re-open it
 	root    *os.Root // set by Open; closed by Close
 	cur     atomic.Pointer[snapshot]
-	w       *watcher // set by Open with WithWatch; stopped by Close
+	w       *watch.Watcher // set by Open with WithWatch; stopped by Close
 	reloads reloadState
 
 	closeOnce sync.Once
@@ -73,24 +75,30 @@ func Open(dir string, opts ...Option) (*Manager, error) {
 		root.Close()
 		return nil, fmt.Errorf("%w: %s: %v", ErrTemplate, dir, err)
 	}
-	var w *watcher
+	var w *watch.Watcher
 	if cfg.watch {
 		// Watch before loading, so a change made during the load is seen.
-		if w, err = newWatcher(abs, cfg); err != nil {
+		w, err = watch.New(abs, watch.Options{Debounce: cfg.debounce, MaxWait: cfg.maxWait,
+			PollInterval: cfg.pollInterval, Logger: cfg.logger, NewPlatform: cfg.newPlatformWatcher})
+		if err != nil {
 			root.Close()
-			return nil, err
+			return nil, fmt.Errorf("%w: %v (WithPollInterval polls instead)", ErrTemplate, err)
 		}
 	}
 	m, err := newManager(root.FS(), cfg)
 	if err != nil {
-		w.stop()
+		w.Stop()
 		root.Close()
 		return nil, err
 	}
 	m.dir, m.root = abs, root
 	if w != nil {
 		m.w = w
-		w.start(m)
+		w.Start(func(trigger string) {
+			m.reloads.sem <- struct{}{}
+			defer func() { <-m.reloads.sem }()
+			m.reloadLocked(trigger)
+		})
 	}
 	return m, nil
 }
@@ -103,7 +111,7 @@ func (m *Manager) Close() error {
 	var err error
 	m.closeOnce.Do(func() {
 		m.closed.Store(true)
-		err = m.w.stop()
+		err = m.w.Stop()
 		if m.root != nil {
 			err = errors.Join(err, m.root.Close())
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // Option configures a Manager. Options are applied in order over the
@@ -21,6 +23,10 @@ type config struct {
 	pollInterval  time.Duration
 	maxWaitSet    bool     // WithMaxWait was given
 	watchOnly     []string // watch options given, checked against watch
+
+	// newPlatformWatcher replaces fsnotify.NewWatcher in tests (nil: the
+	// real one).
+	newPlatformWatcher func() (*fsnotify.Watcher, error)
 }
 
 // Defaults of the limits; each is documented on its option.

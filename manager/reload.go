@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/seed-e7d2830f/promptkit/internal/watch"
 )
 
 // A reload builds a whole new set from the files, checks it exactly as New
@@ -37,10 +39,10 @@ type ReloadEvent struct {
 
 // The triggers of a reload, as ReloadEvent.Trigger and the logs name them.
 const (
-	TriggerReload   = "reload"   // a call to Reload
-	TriggerWatch    = "watch"    // a filesystem event (WithWatch)
-	TriggerPoll     = "poll"     // the polled fingerprint changed (WithPollInterval)
-	TriggerOverflow = "overflow" // the platform's event queue overflowed: events were lost
+	TriggerReload   = "reload"              // a call to Reload
+	TriggerWatch    = watch.TriggerWatch    // a filesystem event (WithWatch)
+	TriggerPoll     = watch.TriggerPoll     // the polled fingerprint changed (WithPollInterval)
+	TriggerOverflow = watch.TriggerOverflow // the platform's event queue overflowed: events were lost
 )
 
 // reloadState is the part of a Manager that reloads use.

@@ -557,11 +557,11 @@ func TestWatchOverflow(t *testing.T) {
 
 	sub, err := filepath.EvalSymlinks(filepath.Join(dir, "sub"))
 	require.NoError(t, err)
-	require.NoError(t, m.w.fsw.Remove(sub))
+	require.NoError(t, m.w.Platform().Remove(sub))
 	writeFile(t, filepath.Join(dir, "sub", "a.md"), "A2")
 	assert.Never(t, func() bool { return m.Generation() != 1 }, 10*testDebounce, pollEvery, "the change was not supposed to be seen")
 
-	m.w.fsw.Errors <- fsnotify.ErrEventOverflow
+	m.w.Platform().Errors <- fsnotify.ErrEventOverflow
 	waitRender(t, m, "a", "A2")
 	evs := rec.all()
 	assert.Equal(t, TriggerOverflow, evs[len(evs)-1].Trigger)
@@ -570,25 +570,24 @@ func TestWatchOverflow(t *testing.T) {
 	waitRender(t, m, "a", "A3")
 }
 
-// withoutNotify makes the platform watcher unavailable for one test.
-func withoutNotify(t *testing.T) {
-	saved := newFSWatcher
-	newFSWatcher = func() (*fsnotify.Watcher, error) { return nil, errors.New("inotify: too many instances") }
-	t.Cleanup(func() { newFSWatcher = saved })
+// withoutNotify is an option that makes the platform watcher unavailable.
+func withoutNotify() Option {
+	return func(c *config) error {
+		c.newPlatformWatcher = func() (*fsnotify.Watcher, error) { return nil, errors.New("inotify: too many instances") }
+		return nil
+	}
 }
 
 func TestWatchPolling(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, IndexFile), index(map[string]string{"a": "a.md"}))
 	writeFile(t, filepath.Join(dir, "a.md"), "A1")
-	withoutNotify(t)
-
-	_, err := Open(dir, WithWatch())
+	_, err := Open(dir, WithWatch(), withoutNotify())
 	require.ErrorIs(t, err, ErrTemplate)
 	assert.ErrorContains(t, err, "too many instances (WithPollInterval polls instead)")
 
-	m := openWatched(t, dir, WithPollInterval(20*time.Millisecond))
-	require.Nil(t, m.w.fsw, "polling only")
+	m := openWatched(t, dir, WithPollInterval(20*time.Millisecond), withoutNotify())
+	require.Nil(t, m.w.Platform(), "polling only")
 	rec := record(m)
 
 	saveByRename(t, filepath.Join(dir, "a.md"), "A2")
@@ -613,8 +612,7 @@ func TestWatchPollingConfigMap(t *testing.T) {
 		return map[string]string{IndexFile: index(map[string]string{"a": "p/a.md"}), "p/a.md": v}
 	}
 	configMap(t, dir, "..1", set("one"))
-	withoutNotify(t)
-	m := openWatched(t, dir, WithPollInterval(20*time.Millisecond))
+	m := openWatched(t, dir, WithPollInterval(20*time.Millisecond), withoutNotify())
 	// Same sizes, and possibly the same modification times: the symlink
 	// target is what changes.
 	configMap(t, dir, "..2", set("two"))
@@ -626,13 +624,13 @@ func TestWatchPollingAlongsideEvents(t *testing.T) {
 	writeFile(t, filepath.Join(dir, IndexFile), index(map[string]string{"a": "sub/a.md"}))
 	writeFile(t, filepath.Join(dir, "sub", "a.md"), "A1")
 	m := openWatched(t, dir, WithPollInterval(30*time.Millisecond))
-	require.NotNil(t, m.w.fsw)
+	require.NotNil(t, m.w.Platform())
 	rec := record(m)
 
 	// A change the events miss (as on a network filesystem) is polled.
 	sub, err := filepath.EvalSymlinks(filepath.Join(dir, "sub"))
 	require.NoError(t, err)
-	require.NoError(t, m.w.fsw.Remove(sub))
+	require.NoError(t, m.w.Platform().Remove(sub))
 	writeFile(t, filepath.Join(dir, "sub", "a.md"), "A2")
 	waitRender(t, m, "a", "A2")
 	assert.Equal(t, TriggerPoll, rec.all()[0].Trigger)
@@ -742,7 +740,7 @@ func watcherGoroutines() []string {
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "manager.(*watcher).run") || strings.Contains(g, "github.com/fsnotify/") {
+		if strings.Contains(g, "watch.(*Watcher).run") || strings.Contains(g, "github.com/fsnotify/") {
 			out = append(out, g)
 		}
 	}
@@ -774,7 +772,7 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 		// Close waited for the watcher's goroutine. fsnotify's Close waits
 		// for its reader too, which returns a few instructions later.
 		assert.False(t, slices.ContainsFunc(watcherGoroutines(), func(g string) bool {
-			return strings.Contains(g, "manager.(*watcher).run")
+			return strings.Contains(g, "watch.(*Watcher).run")
 		}))
 		require.Eventually(t, func() bool { return len(watcherGoroutines()) == 0 }, waitLong, pollEvery)
 		assert.ErrorIs(t, m.Reload(t.Context()), ErrClosed)

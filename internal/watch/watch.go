@@ -1,20 +1,8 @@
-package manager
-
-import (
-	"crypto/sha256"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
-	"time"
-
-	"github.com/fsnotify/fsnotify"
-)
-
-// How WithWatch follows the files, and why.
+// Package watch tells when a directory tree may have changed: a debounced
+// trigger over fsnotify, with a polling fallback. It knows nothing of what
+// the files hold; its user (the template manager) reloads when told.
+//
+// How it follows the files, and why.
 //
 // Platforms report changes per directory, not per tree, and the events
 // say little about the intent: an editor saving by rename shows up as a
@@ -27,64 +15,119 @@ import (
 // or a symlink swapped to a new release). Every event but a pure Chmod
 // restarts a quiet-period timer (WithDebounce), bounded by a maximum wait
 // from the first event of a burst (WithMaxWait); when the timer fires the
-// whole set is reloaded through a freshly opened os.Root. An event-queue
-// overflow reloads the same way. Optional polling (WithPollInterval)
-// compares a fingerprint of the tree, for filesystems that report nothing.
+// tree is reported as changed (the user reloads it whole). An event-queue
+// overflow is reported the same way. Optional polling compares a
+// fingerprint of the tree, for filesystems that report nothing.
+package watch
 
-// newFSWatcher makes the platform watcher. Tests replace it to simulate a
-// platform that cannot watch.
-var newFSWatcher = fsnotify.NewWatcher
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
 
-// watcher follows one template directory. Its fields are owned by the run
+	"github.com/fsnotify/fsnotify"
+)
+
+// What a change report says started it.
+const (
+	TriggerWatch    = "watch"    // a filesystem event
+	TriggerPoll     = "poll"     // the polled fingerprint changed
+	TriggerOverflow = "overflow" // the platform's event queue overflowed: events were lost
+)
+
+// ErrNoPlatformWatch is returned by New when the platform cannot watch the
+// directory and no poll interval is set.
+var ErrNoPlatformWatch = errors.New("watch: the platform cannot watch the directory")
+
+// Options configure a Watcher.
+type Options struct {
+	// Debounce is the quiet period: a change is reported once no event has
+	// been seen for Debounce. MaxWait bounds how long a constant stream of
+	// events can delay the report (never less than Debounce).
+	Debounce, MaxWait time.Duration
+	// PollInterval, when positive, also compares a fingerprint of the tree
+	// that often; when the platform cannot watch, polling is used alone.
+	PollInterval time.Duration
+	// Logger receives warnings and debug lines; nil discards them.
+	Logger *slog.Logger
+	// NewPlatform makes the platform watcher; nil is fsnotify.NewWatcher.
+	// Tests set it to simulate a platform that cannot watch.
+	NewPlatform func() (*fsnotify.Watcher, error)
+}
+
+// Watcher follows one directory tree. Its fields are owned by the run
 // goroutine once started.
-type watcher struct {
-	dir  string // absolute template directory as given to Open; may be a symlink
-	cfg  *config
+type Watcher struct {
+	dir  string // absolute directory as given; may be a symlink
+	opt  Options
 	fsw  *fsnotify.Watcher // nil when polling only
 	root string            // dir with symlinks resolved, at the last sync
-	fp   [sha256.Size]byte // fingerprint at the last poll or reload (polling only)
+	fp   [sha256.Size]byte // fingerprint at the last poll or report (polling only)
 
-	done     chan struct{} // closed by stop
+	done     chan struct{} // closed by Stop
 	exited   chan struct{} // closed when run returns
 	started  bool
 	stopOnce sync.Once
 }
 
-// newWatcher starts watching dir, before the set is loaded so that no
-// change made during the load is missed; start begins acting on events.
-func newWatcher(dir string, cfg *config) (*watcher, error) {
-	w := &watcher{dir: dir, cfg: cfg, done: make(chan struct{}), exited: make(chan struct{})}
-	fsw, err := newFSWatcher()
+// New starts watching dir (an absolute path). Call it before reading the
+// tree the first time, so that no change made meanwhile is missed; Start
+// begins reporting.
+func New(dir string, opt Options) (*Watcher, error) {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.NewPlatform == nil {
+		opt.NewPlatform = fsnotify.NewWatcher
+	}
+	opt.MaxWait = max(opt.MaxWait, opt.Debounce)
+	w := &Watcher{dir: dir, opt: opt, done: make(chan struct{}), exited: make(chan struct{})}
+	fsw, err := opt.NewPlatform()
 	if err == nil {
 		w.fsw = fsw
 		err = w.sync()
 	}
 	if err != nil {
-		if cfg.pollInterval == 0 {
-			w.stop()
-			return nil, fmt.Errorf("%w: cannot watch %s: %v (WithPollInterval polls instead)", ErrTemplate, dir, err)
+		if opt.PollInterval == 0 {
+			w.Stop()
+			return nil, fmt.Errorf("%w: cannot watch %s: %v", ErrNoPlatformWatch, dir, err)
 		}
-		cfg.logger.Warn("promptkit: the platform cannot watch the template directory; polling only",
-			"dir", dir, "interval", cfg.pollInterval, "error", err)
+		opt.Logger.Warn("promptkit: the platform cannot watch the template directory; polling only",
+			"dir", dir, "interval", opt.PollInterval, "error", err)
 		if w.fsw != nil {
 			w.fsw.Close()
 			w.fsw = nil
 		}
 	}
-	if cfg.pollInterval > 0 {
+	if opt.PollInterval > 0 {
 		w.fp = w.fingerprint()
 	}
 	return w, nil
 }
 
-func (w *watcher) start(m *Manager) {
+// Start reports changes to changed, on a goroutine of the watcher's, one
+// call at a time: changed runs after the watches were brought up to date
+// with the tree, and the watcher waits for it to return, so anything that
+// changes while it runs is reported by a later call.
+func (w *Watcher) Start(changed func(trigger string)) {
 	w.started = true
-	go w.run(m)
+	go w.run(changed)
 }
 
-// stop ends watching and waits for the run goroutine. It is safe on a nil
+// Platform returns the platform watcher, nil when polling only. Tests use
+// it to drop a watch or inject an overflow.
+func (w *Watcher) Platform() *fsnotify.Watcher { return w.fsw }
+
+// Stop ends watching and waits for the run goroutine. It is safe on a nil
 // watcher and idempotent.
-func (w *watcher) stop() error {
+func (w *Watcher) Stop() error {
 	if w == nil {
 		return nil
 	}
@@ -104,7 +147,7 @@ func (w *watcher) stop() error {
 // run turns events into reloads: any relevant event (re)arms the timer to
 // the end of the quiet period, capped by the maximum wait from the first
 // event of the burst; the timer firing reloads.
-func (w *watcher) run(m *Manager) {
+func (w *Watcher) run(changed func(string)) {
 	defer close(w.exited)
 	var events <-chan fsnotify.Event
 	var errs <-chan error
@@ -112,8 +155,8 @@ func (w *watcher) run(m *Manager) {
 		events, errs = w.fsw.Events, w.fsw.Errors
 	}
 	var tick <-chan time.Time
-	if w.cfg.pollInterval > 0 {
-		t := time.NewTicker(w.cfg.pollInterval)
+	if w.opt.PollInterval > 0 {
+		t := time.NewTicker(w.opt.PollInterval)
 		defer t.Stop()
 		tick = t.C
 	}
@@ -126,7 +169,7 @@ func (w *watcher) run(m *Manager) {
 		first   time.Time // first event of the pending burst
 		trigger string
 	)
-	changed := func(why string) {
+	seen := func(why string) {
 		now := time.Now()
 		if !pending {
 			pending, first, trigger = true, now, why
@@ -134,10 +177,10 @@ func (w *watcher) run(m *Manager) {
 		if why == TriggerOverflow {
 			trigger = why
 		}
-		d := min(w.cfg.debounce, first.Add(w.cfg.maxWait).Sub(now))
+		d := min(w.opt.Debounce, first.Add(w.opt.MaxWait).Sub(now))
 		timer.Reset(max(d, 0))
 	}
-	log := w.cfg.logger
+	log := w.opt.Logger
 	for {
 		select {
 		case <-w.done:
@@ -154,7 +197,7 @@ func (w *watcher) run(m *Manager) {
 			if ev.Has(fsnotify.Create) {
 				w.addNewDir(ev.Name)
 			}
-			changed(TriggerWatch)
+			seen(TriggerWatch)
 		case err, ok := <-errs:
 			if !ok {
 				errs = nil
@@ -162,14 +205,14 @@ func (w *watcher) run(m *Manager) {
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				log.Warn("promptkit: file events were lost; reloading everything", "dir", w.dir, "error", err)
-				changed(TriggerOverflow)
+				seen(TriggerOverflow)
 				continue
 			}
 			log.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
 		case <-tick:
 			if fp := w.fingerprint(); fp != w.fp {
 				w.fp = fp
-				changed(TriggerPoll)
+				seen(TriggerPoll)
 			}
 		case <-timer.C:
 			pending = false
@@ -178,32 +221,31 @@ func (w *watcher) run(m *Manager) {
 				return
 			default:
 			}
-			w.reload(m, trigger)
+			w.report(changed, trigger)
 		}
 	}
 }
 
-// reload re-syncs the watches (directories created, deleted or swapped
-// since), records the fingerprint, then loads: anything that changes after
-// this point produces a new event or fingerprint, hence another reload.
-func (w *watcher) reload(m *Manager, trigger string) {
+// report re-syncs the watches (directories created, deleted or swapped
+// since), records the fingerprint, then reports: anything that changes
+// after this point produces a new event or fingerprint, hence another
+// report.
+func (w *Watcher) report(changed func(string), trigger string) {
 	if w.fsw != nil {
 		if err := w.sync(); err != nil {
-			w.cfg.logger.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
+			w.opt.Logger.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
 		}
 	}
-	if w.cfg.pollInterval > 0 {
+	if w.opt.PollInterval > 0 {
 		w.fp = w.fingerprint()
 	}
-	m.reloads.sem <- struct{}{}
-	defer func() { <-m.reloads.sem }()
-	m.reloadLocked(trigger)
+	changed(trigger)
 }
 
 // relevant reports whether an event can change the set: anything inside
 // the tree, or the template directory itself, but a pure attribute change.
 // Events for the parent's other entries are not.
-func (w *watcher) relevant(ev fsnotify.Event) bool {
+func (w *Watcher) relevant(ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod {
 		return false
 	}
@@ -223,7 +265,7 @@ func within(root, p string) bool {
 // addNewDir watches a directory that was just created, and every directory
 // already inside it (mkdir -p, a directory moved in). Files written in it
 // before the watch existed are read by the reload this event leads to.
-func (w *watcher) addNewDir(p string) {
+func (w *Watcher) addNewDir(p string) {
 	if !within(w.root, p) {
 		return
 	}
@@ -232,7 +274,7 @@ func (w *watcher) addNewDir(p string) {
 	}
 	for _, d := range treeDirs(p) {
 		if err := w.fsw.Add(d); err != nil {
-			w.cfg.logger.Debug("promptkit: cannot watch a new directory", "dir", d, "error", err)
+			w.opt.Logger.Debug("promptkit: cannot watch a new directory", "dir", d, "error", err)
 		}
 	}
 }
@@ -243,7 +285,7 @@ func (w *watcher) addNewDir(p string) {
 // parent. Stale watches go first, so a directory renamed inside the tree
 // is watched under its new name. It returns the error of watching the
 // template directory itself.
-func (w *watcher) sync() error {
+func (w *Watcher) sync() error {
 	want := map[string]bool{}
 	root, err := filepath.EvalSymlinks(w.dir)
 	if err != nil {
@@ -270,7 +312,7 @@ func (w *watcher) sync() error {
 			if d == root {
 				rootErr = aerr
 			} else {
-				w.cfg.logger.Debug("promptkit: cannot watch a directory", "dir", d, "error", aerr)
+				w.opt.Logger.Debug("promptkit: cannot watch a directory", "dir", d, "error", aerr)
 			}
 		}
 	}
@@ -301,7 +343,7 @@ func treeDirs(root string) []string {
 // fingerprint summarizes the tree without reading contents: where the
 // directory resolves to, then every entry's name and type, each file's
 // size, modification time and mode, and each symlink's target.
-func (w *watcher) fingerprint() [sha256.Size]byte {
+func (w *Watcher) fingerprint() [sha256.Size]byte {
 	h := sha256.New()
 	root, err := filepath.EvalSymlinks(w.dir)
 	if err != nil {
