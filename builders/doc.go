@@ -25,6 +25,15 @@
 // render with autoescaping off, so nothing is escaped twice. Each builder's
 // doc comment lists the fields it escapes.
 //
+// EscapeXML also turns every character that is invisible or that moves
+// other text — NUL and the other control characters but tab, line feed and
+// carriage return, the bidirectional overrides and isolates, zero-width
+// and other format characters — into a visible character reference such as
+// &#x202E;, so a value cannot hide words from a reviewer or reorder what
+// the model reads. Escaping keeps the value whole and reversible, where
+// dropping a character could join two words and U+FFFD would lose which
+// character it was; bytes that are not UTF-8 become U+FFFD.
+//
 // # Strict data
 //
 // A builder declares the data keys it reads (Keys). A key it does not read
