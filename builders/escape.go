@@ -45,6 +45,10 @@ func EscapeXML(s string) string {
 			i++
 			continue
 		}
+		if plain3(s, i) {
+			i += 3
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 || invisible(r) {
 			return escapeFrom(s, i)
@@ -52,6 +56,32 @@ func EscapeXML(s string) string {
 		i += n
 	}
 	return s
+}
+
+// plain3 reports whether s[i:] starts with a valid three-byte character
+// in U+2080–U+FFFF that is not escaped (CJK, fullwidth punctuation, kana,
+// Hangul, symbols…), so the common case of Chinese text skips decoding.
+// Of the three-byte format characters it must leave to invisible, those
+// at or above U+2080 are U+FEFF (EF BB BF) and U+FFF9–U+FFFB (EF BF B9–BB).
+func plain3(s string, i int) bool {
+	if i+2 >= len(s) {
+		return false
+	}
+	c, c2, c3 := s[i], s[i+1], s[i+2]
+	if c2&0xC0 != 0x80 || c3&0xC0 != 0x80 {
+		return false
+	}
+	switch {
+	case c >= 0xE3 && c <= 0xEC, c == 0xEE:
+		return true
+	case c == 0xE2: // U+2000–U+2FFF: the format characters are below U+2080
+		return c2 >= 0x82
+	case c == 0xED: // U+D000–U+D7FF; above are the surrogates
+		return c2 < 0xA0
+	case c == 0xEF:
+		return !(c2 == 0xBB && c3 == 0xBF) && !(c2 == 0xBF && c3 >= 0xB9 && c3 <= 0xBB)
+	}
+	return false
 }
 
 // asciiEscape marks the ASCII bytes EscapeXML rewrites: the five XML
@@ -111,6 +141,11 @@ func escapeFrom(s string, i int) string {
 			default:
 				writeCharRef(&b, rune(c))
 			}
+			continue
+		}
+		if plain3(s, i) {
+			b.WriteString(s[i : i+3])
+			i += 3
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])

@@ -107,3 +107,19 @@ func TestEscapeXMLNoAllocWhenClean(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() { _ = EscapeXML(s) })
 	assert.Zero(t, allocs)
 }
+
+// BenchmarkEscapeXML measures the escaper on a clean Chinese paragraph
+// (the common case: scanned, returned as is) and on one with specials.
+func BenchmarkEscapeXML(b *testing.B) {
+	clean := strings.Repeat("明天北京小雨转多云，15~23℃，降水概率 70%，东北风 3 级。", 10)
+	dirty := strings.Repeat("明天北京<小雨>转多云 & 15~23℃，\"降水概率\" 70%。", 10)
+	for _, bm := range []struct{ name, s string }{{"clean", clean}, {"specials", dirty}} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bm.s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = EscapeXML(bm.s)
+			}
+		})
+	}
+}
