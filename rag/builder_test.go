@@ -359,7 +359,12 @@ func TestBuildMessagesErrors(t *testing.T) {
 	}{
 		{"unknown key", map[string]any{"question": "q", "documents": docs, "questoin": "typo"}, builders.ErrUnknownKey, "questoin"},
 		{"wrong type", map[string]any{"question": 7, "documents": docs}, builders.ErrInvalidValue, "question"},
-		{"unknown field", map[string]any{"question": "q", "documents": []any{map[string]any{"chunks": []any{}, "score": 1}}}, builders.ErrInvalidValue, "documents"},
+		{"unknown field", map[string]any{"question": "q", "documents": []any{map[string]any{"chunks": []any{}, "score": 1}}}, builders.ErrInvalidValue, "documents[0].score"},
+		{"unknown field of a chunk", map[string]any{"question": "q", "documents": []any{map[string]any{"chunks": []any{
+			map[string]any{"text": "t"}, map[string]any{"text": "t", "sorce": "s"}}}}}, builders.ErrInvalidValue, "documents[0].chunks[1].sorce"},
+		{"field names are exact", map[string]any{"question": "q", "tools": []any{map[string]any{"Tool": "t"}}}, builders.ErrInvalidValue, "tools[0].Tool"},
+		{"wrong type of a nested field", map[string]any{"question": "q", "intents": []any{map[string]any{"id": 1}}}, builders.ErrInvalidValue, "intents[0].id"},
+		{"a history message that does not decode", map[string]any{"question": "q", "documents": docs, "history": []any{map[string]any{"role": "user", "content": 1}}}, builders.ErrInvalidValue, "history[0]"},
 		{"list expected", map[string]any{"question": "q", "tools": "sales"}, builders.ErrInvalidValue, "tools"},
 		{"no evidence", map[string]any{"question": "q"}, ErrNoEvidence, ""},
 		{"no question anywhere", map[string]any{"documents": docs}, builders.ErrMissingValue, "question"},
@@ -434,4 +439,14 @@ func TestMessagesConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestBuildMessagesNamesTheFieldPath: a misspelt field deep in the data is
+// named by its path, with the fields that exist there.
+func TestBuildMessagesNamesTheFieldPath(t *testing.T) {
+	_, err := New(defaultSet(t)).BuildMessages(builders.NewContext(builders.Task{}, map[string]any{
+		"question":  "q",
+		"documents": []any{map[string]any{"chunks": []any{map[string]any{"text": "t", "sorce": "手册"}}}},
+	}))
+	assert.EqualError(t, err, `builders: rag_answer: key "documents[0].chunks[0].sorce": unknown field (known: source, text)`)
 }
