@@ -132,7 +132,9 @@ func (b *Builder) Messages(in Input) ([]manager.Message, error) {
 	}
 	sysVars := map[string]any{"rules": rules}
 	if p.plan.Override != "" {
-		sysVars["template"] = p.plan.Override
+		sysVars["template"] = p.plan.Override // the host's own text: no tag table
+	} else {
+		sysVars["tags"] = tags
 	}
 	system, err := b.render(p.plan.Template, sysVars)
 	if err != nil {
@@ -143,6 +145,7 @@ func (b *Builder) Messages(in Input) ([]manager.Message, error) {
 		tools = []map[string]any{}
 	}
 	user, err := b.render(TemplateUser, map[string]any{
+		"tags":          tags,
 		"tools":         tools,
 		"documents":     documentVars(p.docs, p.names),
 		"question":      builders.EscapeXML(p.question),
