@@ -5,8 +5,10 @@
 // escapes them, and renders its template through a Renderer (in practice a
 // *manager.Manager); the template does all the wording, down to a
 // placeholder or a list bullet, with loops and conditions. Builders are
-// normally used through the service package, which registers the seven
-// default builders and dispatches by name:
+// normally used through the service package, which dispatches by name to
+// the builders a host registers: the seven of Defaults (with
+// service.WithDefaultBuilders), or builders of the host's own. One can
+// also be used alone:
 //
 //	m, _ := manager.New(promptkit.FS())
 //	b := builders.NewAgentSystem(m, "Mai")

@@ -69,14 +69,17 @@
 //
 // Builder satisfies builders.Builder and service.MessageBuilder under the
 // name "rag_answer", reading the fields of Input as data keys: Build
-// returns the messages as a JSON array, BuildMessages as values. A host
-// registers it and builds by name:
+// returns the messages as a JSON array, BuildMessages as values. It is one
+// of the default builders of package service, so a service made with
+// service.WithDefaultBuilders serves it; a host can also register it
+// alone:
 //
 //	svc, err := service.New(m, service.WithBuilders(rag.New(m)))
 //	msgs, err := svc.BuildMessages("rag_answer", task, data)
 //
-// "promptkit build rag_answer --data FILE" prints the JSON array; the
-// files testdata/golden/*.input.json of this package are such data.
+// "promptkit build rag_answer --data FILE" prints the JSON array whenever
+// the template set holds the rag_* templates; the files
+// testdata/golden/*.input.json of this package are such data.
 //
 // # Errors
 //

@@ -19,6 +19,10 @@ var (
 	ErrBuilderPanicked = errors.New("service: builder panicked")
 	// ErrDuplicateBuilder is returned by New when two builders share a name.
 	ErrDuplicateBuilder = errors.New("service: duplicate builder")
+	// ErrNoBuilders is returned by New when no option registers a builder:
+	// a service builds nothing by itself, not even the default builders
+	// (WithDefaultBuilders).
+	ErrNoBuilders = errors.New("service: no builders")
 )
 
 // Service dispatches builds to builders by name. Make one with New.
@@ -42,11 +46,12 @@ type Info struct {
 	Keys     []string // the data keys it reads, sorted
 }
 
-// New makes the service: the seven default builders, sharing m, the bot
-// name and the note id prefix of the options, plus the builders of
-// WithBuilders. Every builder's template must be in m
-// (manager.ErrUnknownTemplate otherwise), and names must be unique
-// (ErrDuplicateBuilder).
+// New makes the service of the builders the options register: the
+// default builders (WithDefaultBuilders), a host's own (WithBuilders), or
+// both. Every template each builder renders must be in m
+// (manager.ErrUnknownTemplate otherwise, naming each missing one), names
+// must be unique (ErrDuplicateBuilder), and at least one builder is needed
+// (ErrNoBuilders).
 func New(m *manager.Manager, opts ...Option) (*Service, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: service.New needs a manager", builders.ErrNoRenderer)
@@ -57,11 +62,21 @@ func New(m *manager.Manager, opts ...Option) (*Service, error) {
 			return nil, err
 		}
 	}
-	bs, err := builders.Defaults(m, builders.Config{BotName: cfg.botName, NotePrefix: cfg.notePrefix})
-	if err != nil {
-		return nil, fmt.Errorf("service: %w", err)
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
-	bs = append(bs, cfg.extra...)
+	var bs []builders.Builder
+	if cfg.defaults {
+		ds, err := DefaultBuilders(m, builders.Config{BotName: cfg.botName, NotePrefix: cfg.notePrefix})
+		if err != nil {
+			return nil, fmt.Errorf("service: %w", err)
+		}
+		bs = ds
+	}
+	bs = append(bs, cfg.builders...)
+	if len(bs) == 0 {
+		return nil, fmt.Errorf("%w: register the default builders with WithDefaultBuilders, or your own with WithBuilders", ErrNoBuilders)
+	}
 
 	s := &Service{m: m, byName: make(map[string]entry, len(bs))}
 	var errs []error
@@ -75,9 +90,11 @@ func New(m *manager.Manager, opts ...Option) (*Service, error) {
 			errs = append(errs, fmt.Errorf("%w: %q is registered twice (%T and %T)", ErrDuplicateBuilder, name, s.byName[name].b, b))
 			continue
 		}
-		if _, ok := m.Lookup(tmpl); !ok {
-			errs = append(errs, fmt.Errorf("%w: builder %q renders template %q, which the template set does not have",
-				manager.ErrUnknownTemplate, name, tmpl))
+		for _, t := range builders.Templates(b) {
+			if _, ok := m.Lookup(t); !ok {
+				errs = append(errs, fmt.Errorf("%w: builder %q renders template %q, which the template set does not have",
+					manager.ErrUnknownTemplate, name, t))
+			}
 		}
 		keys := b.Keys()
 		s.byName[name] = entry{b: b, keys: keys}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
-	"github.com/seed-e7d2830f/promptkit/rag"
 	"github.com/seed-e7d2830f/promptkit/service"
 )
 
@@ -55,25 +54,20 @@ func runBuild(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	var opts []service.Option
-	if *botName != "" {
-		opts = append(opts, service.WithBotName(*botName))
-	}
-	if *notePrefix != "" {
-		opts = append(opts, service.WithNotePrefix(*notePrefix))
-	}
-
 	m, err := openSet(*dir)
 	if err != nil {
 		printProblems(c.stderr, err)
 		return errReported
 	}
 	defer m.Close()
-	svc, err := newService(m, opts...)
+	set, err := setBuilders(m, *botName, *notePrefix)
 	if err != nil {
 		return err
 	}
-	out, err := svc.Build(pos[0], task, data)
+	if err := set.servable(pos[0]); err != nil {
+		return err
+	}
+	out, err := set.svc.Build(pos[0], task, data)
 	if err != nil {
 		return err
 	}
@@ -137,13 +131,4 @@ func readData(name string, stdin io.Reader) (map[string]any, error) {
 		return nil, usagef("--data %s: want a JSON object of named arguments", name)
 	}
 	return data, nil
-}
-
-// newService is the service every command builds with: the seven scene
-// builders, plus rag_answer when the set has the RAG templates.
-func newService(m *manager.Manager, opts ...service.Option) (*service.Service, error) {
-	if _, ok := m.Lookup(rag.TemplateUser); ok {
-		opts = append(opts, service.WithBuilders(rag.New(m)))
-	}
-	return service.New(m, opts...)
 }
