@@ -127,13 +127,23 @@ func (s *Service) Build(name string, task builders.Task, data map[string]any) (s
 	}
 	out, err := contain(name, func() (string, error) { return e.b.Build(ctx) })
 	if err != nil {
-		var be *builders.Error
-		if errors.As(err, &be) && be.Builder == name {
-			return "", err // already names the builder
-		}
-		return "", fmt.Errorf("service: builder %q: %w", name, err)
+		return "", named(name, err)
 	}
 	return out, nil
+}
+
+// named makes a builder's error name the builder, once: an error of the
+// builders of package builders and a contained panic already do.
+func named(name string, err error) error {
+	var be *builders.Error
+	if errors.As(err, &be) && be.Builder == name {
+		return err
+	}
+	var pe *panicError
+	if errors.As(err, &pe) && pe.name == name {
+		return err
+	}
+	return fmt.Errorf("service: builder %q: %w", name, err)
 }
 
 // Builders describes the registered builders, sorted by name.
@@ -152,8 +162,28 @@ func contain[T any](name string, build func() (T, error)) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			var zero T
-			out, err = zero, fmt.Errorf("%w: builder %q: %v", ErrBuilderPanicked, name, r)
+			out, err = zero, &panicError{name: name, value: r}
 		}
 	}()
 	return build()
+}
+
+// panicError is the error of a builder that panicked: ErrBuilderPanicked,
+// naming the builder and the panic value.
+type panicError struct {
+	name  string
+	value any
+}
+
+func (e *panicError) Error() string {
+	return fmt.Sprintf("%v: builder %q: %v", ErrBuilderPanicked, e.name, e.value)
+}
+
+// Unwrap exposes the sentinel and, when the builder panicked with an
+// error (a runtime.Error…), that error.
+func (e *panicError) Unwrap() []error {
+	if err, ok := e.value.(error); ok {
+		return []error{ErrBuilderPanicked, err}
+	}
+	return []error{ErrBuilderPanicked}
 }
