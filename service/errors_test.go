@@ -48,7 +48,10 @@ func TestErrorContract(t *testing.T) {
 			[]error{ErrInvalidOption, builders.ErrInvalidValue}, nil, "", "service: invalid option: WithNotePrefix: "},
 		{"contradictory options", func() error { _, err := New(m, WithBotName("x"), WithBuilders(echo{name: "e", r: m})); return err },
 			[]error{ErrInvalidOption}, nil, "", "service: invalid option: WithBotName configures the default builders"},
-		{"a duplicate name", func() error { _, err := New(m, WithDefaultBuilders(), WithBuilders(echo{name: "title", r: m})); return err },
+		{"a duplicate name", func() error {
+			_, err := New(m, WithDefaultBuilders(), WithBuilders(echo{name: "title", r: m}))
+			return err
+		},
 			[]error{ErrDuplicateBuilder}, nil, "", `service: duplicate builder: "title" is registered twice`},
 		{"a template the set lacks", func() error { _, err := New(own, WithDefaultBuilders()); return err },
 			[]error{manager.ErrUnknownTemplate}, nil, "", `manager: unknown template: builder "agent_system" renders template "agent_system"`},
@@ -69,7 +72,10 @@ func TestErrorContract(t *testing.T) {
 		}, []error{builders.ErrInvalidKind}, &builderErr{"context_note", "kind"}, "", `builders: context_note: key "kind"`},
 		{"a failed render", func() error { _, err := toneSvc.Build("title", builders.Task{Intent: "i"}, nil); return err },
 			[]error{builders.ErrRender, manager.ErrMissingVariables}, &builderErr{"title", ""}, "title", `builders: title: template "title": `},
-		{"no evidence for rag_answer", func() error { _, err := svc.Build(rag.Name, builders.Task{}, map[string]any{"question": "q"}); return err },
+		{"no evidence for rag_answer", func() error {
+			_, err := svc.Build(rag.Name, builders.Task{}, map[string]any{"question": "q"})
+			return err
+		},
 			[]error{rag.ErrNoEvidence}, &builderErr{rag.Name, ""}, "", "builders: rag_answer: no knowledge-base chunk"},
 		{"a host builder's error", func() error { _, err := svc.Build("failing", builders.Task{}, nil); return err },
 			nil, nil, "", `service: builder "failing": index offline`},
@@ -80,7 +86,10 @@ func TestErrorContract(t *testing.T) {
 			[]error{ErrNotMessageBuilder}, nil, "", `service: not a message builder: builder "title" makes a text prompt; use Build`},
 		{"messages of an unknown builder", func() error { _, err := svc.BuildMessages("rag", builders.Task{}, nil); return err },
 			[]error{ErrUnknownBuilder}, nil, "", `service: unknown builder "rag"`},
-		{"messages with an unknown key", func() error { _, err := svc.BuildMessages(rag.Name, builders.Task{}, map[string]any{"docs": nil}); return err },
+		{"messages with an unknown key", func() error {
+			_, err := svc.BuildMessages(rag.Name, builders.Task{}, map[string]any{"docs": nil})
+			return err
+		},
 			[]error{builders.ErrUnknownKey}, &builderErr{rag.Name, "docs"}, "", `builders: rag_answer: key "docs"`},
 		{"messages of a panicking builder", func() error { _, err := svc.BuildMessages("panicky", builders.Task{}, nil); return err },
 			[]error{ErrBuilderPanicked}, nil, "", `service: builder panicked: builder "panicky": `},
