@@ -17,7 +17,8 @@ const buildUsage = `Usage: promptkit build NAME [--task FILE|-] [--data FILE|-] 
                        [--bot-name NAME] [--note-prefix PREFIX]
 
 Builds the prompt of builder NAME as a plugin host's service.Build does,
-and prints it exactly, with nothing added. --task reads the task, a JSON
+and prints it exactly (on a terminal, with a final newline if it lacks
+one). --task reads the task, a JSON
 object {"id", "title", "intent"}; --data reads the builder's data, a JSON
 object of named arguments. "-" reads standard input (for one of the two).
 --bot-name and --note-prefix set the service's defaults. "promptkit
@@ -31,7 +32,7 @@ Example:
 
 func runBuild(c *cli, args []string) error {
 	fs := c.newFlags("build", buildUsage)
-	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	taskFile := fs.String("task", "", "JSON file of the task, or - for stdin")
 	dataFile := fs.String("data", "", "JSON file of the data, or - for stdin")
 	botName := fs.String("bot-name", "", "default bot name (default: "+service.DefaultBotName+")")
@@ -71,7 +72,7 @@ func runBuild(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.WriteString(c.stdout, out); err != nil {
+	if err := c.writePrompt(out); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil

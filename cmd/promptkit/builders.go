@@ -21,7 +21,7 @@ Example:
 
 func runBuilders(c *cli, args []string) error {
 	fs := c.newFlags("builders", buildersUsage)
-	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	pos, err := c.parse(fs, buildersUsage, args)
 	if err != nil {
 		return err
