@@ -96,7 +96,7 @@ func TestMessagesSystemTemplate(t *testing.T) {
 }
 
 func TestMessagesSceneRules(t *testing.T) {
-	// Each scene's system message carries the rules seed 002 gives it.
+	// Each scene's system message carries the rules of its scene.
 	tests := []struct {
 		name    string
 		in      Input
