@@ -42,7 +42,9 @@ func TestErrorContract(t *testing.T) {
 			[]error{ErrMissingValue}, "title", "intent", "", `builders: title: key "intent": absent or empty in the data and in task.intent`},
 		{"missing task field", build(NewAgentSystem(m, testBot), Task{}, nil),
 			[]error{ErrMissingValue}, "agent_system", "task.intent", "", `builders: agent_system: key "task.intent": …`},
-		{"missing field of a list item", build(NewPolish(m, testBot), Task{}, map[string]any{"result": "r", "jargon": []Jargon{{Content: "c"}}}),
+		{"missing field of a list item", build(NewPolish(m, testBot), Task{}, map[string]any{"result": "r", "jargon": []Jargon{
+			{Content: "c"},
+		}}),
 			[]error{ErrMissingValue}, "polish", "jargon[0].meaning", "", `builders: polish: key "jargon[0].meaning": absent or empty`},
 		{"invalid value", build(NewTitle(m), Task{}, map[string]any{"intent": 1}),
 			[]error{ErrInvalidValue}, "title", "intent", "", `builders: title: key "intent": want a string, got int`},

@@ -113,7 +113,11 @@ func TestEscapeXMLNoAllocWhenClean(t *testing.T) {
 func BenchmarkEscapeXML(b *testing.B) {
 	clean := strings.Repeat("明天北京小雨转多云，15~23℃，降水概率 70%，东北风 3 级。", 10)
 	dirty := strings.Repeat("明天北京<小雨>转多云 & 15~23℃，\"降水概率\" 70%。", 10)
-	for _, bm := range []struct{ name, s string }{{"clean", clean}, {"specials", dirty}} {
+	cases := []struct{ name, s string }{
+		{"clean", clean},
+		{"specials", dirty},
+	}
+	for _, bm := range cases {
 		b.Run(bm.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bm.s)))
 			b.ReportAllocs()
