@@ -1,11 +1,24 @@
 // Package promptkit keeps the prompts of an LLM program in reviewed
 // template files and assembles them, strictly and safely, into what a model
-// receives. This root package only carries the default template set; the
-// work is done by the packages below it:
+// receives. This root package only carries the default template set
+// (FS); the work is done by the packages below it:
 //
-//   - manager: loads index.json and templates, renders under strict checks;
-//   - builders: one Builder per prompt scene, XML-escaping untrusted values;
-//   - service: the registry of builders that plugin hosts inject;
+//   - manager: loads index.json and the templates of a set, checks the
+//     whole set, renders strictly (text or chat messages), hot-reloads;
+//   - message: the chat message type every package shares;
+//   - builders: one Builder per prompt scene, checking its data and
+//     XML-escaping untrusted values;
+//   - service: the registry of builders that plugin hosts inject and
+//     build by name;
+//   - rag: assembles a retrieval-augmented answer's messages from
+//     knowledge-base chunks, tool results and history;
+//   - contextstack: typed, prioritised layers that assemble the system
+//     prompt, tools and documents of every model call;
+//   - lint: finds prompt text written inline in Go source;
+//   - internal/watch: the debounced trigger over file-system events (with
+//     polling) that hot reload waits on;
+//   - internal/strictjson: strict decoding of builder data that names the
+//     path of a bad field;
 //   - cmd/promptkit: the CLI for template authors and CI.
 package promptkit
 

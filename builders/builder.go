@@ -31,6 +31,18 @@ type Builder interface {
 	Build(ctx Context) (string, error)
 }
 
+// Templates returns every template b renders: for a builder that renders
+// several and lists them with a Templates() []string method (rag_answer
+// picks its system template by scene), that list; for any other builder,
+// its one Template. A host checks with it that a template set can serve
+// a builder, as service.New does.
+func Templates(b Builder) []string {
+	if tl, ok := b.(interface{ Templates() []string }); ok {
+		return tl.Templates()
+	}
+	return []string{b.Template()}
+}
+
 // base carries what every builder of this package has: its name, its
 // template, the data keys it reads and the renderer.
 type base struct {

@@ -1,9 +1,10 @@
 package builders
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
+
+	"github.com/seed-e7d2830f/promptkit/internal/strictjson"
 )
 
 // data reads one build's values on behalf of a builder, so every error
@@ -73,8 +74,10 @@ func (d data) noteID(newID func() string) (string, error) {
 
 // list decodes the list under key into items of type T: a []T as is, or
 // any JSON-shaped list (a []any or []map[string]any of objects, as decoded
-// from JSON) whose objects have only T's fields. Absent or null is empty.
-// Each item is then checked by valid, which names the missing field.
+// from JSON) whose objects have only T's fields, named exactly. Absent or
+// null is empty. An error names the path of the bad item or field
+// ("jargon[1].meening"). Each item is then checked by valid, which names
+// the missing field.
 func list[T any](d data, key string, valid func(T) string) ([]T, error) {
 	v, ok := d.ctx.Value(key)
 	if !ok || v == nil {
@@ -82,14 +85,10 @@ func list[T any](d data, key string, valid func(T) string) ([]T, error) {
 	}
 	items, ok := v.([]T)
 	if !ok {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, d.b.fail(key, ErrInvalidValue, fmt.Sprintf("want a list of objects, got %T", v), nil)
-		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&items); err != nil {
-			return nil, d.b.fail(key, ErrInvalidValue, fmt.Sprintf("want a list of objects with the fields of %T", *new(T)), err)
+		if err := strictjson.Decode(v, &items); err != nil {
+			var pe *strictjson.PathError
+			errors.As(err, &pe) // Decode's errors are *PathError
+			return nil, d.b.fail(key+pe.Path, ErrInvalidValue, pe.Msg, nil)
 		}
 	}
 	for i, it := range items {

@@ -5,8 +5,10 @@
 // escapes them, and renders its template through a Renderer (in practice a
 // *manager.Manager); the template does all the wording, down to a
 // placeholder or a list bullet, with loops and conditions. Builders are
-// normally used through the service package, which registers the seven
-// default builders and dispatches by name:
+// normally used through the service package, which dispatches by name to
+// the builders a host registers: the seven of Defaults (with
+// service.WithDefaultBuilders), or builders of the host's own. One can
+// also be used alone:
 //
 //	m, _ := manager.New(promptkit.FS())
 //	b := builders.NewAgentSystem(m, "Mai")
@@ -24,6 +26,15 @@
 // tag around it, forge a new one or break out of an attribute; templates
 // render with autoescaping off, so nothing is escaped twice. Each builder's
 // doc comment lists the fields it escapes.
+//
+// EscapeXML also turns every character that is invisible or that moves
+// other text — NUL and the other control characters but tab, line feed and
+// carriage return, the bidirectional overrides and isolates, zero-width
+// and other format characters — into a visible character reference such as
+// &#x202E;, so a value cannot hide words from a reviewer or reorder what
+// the model reads. Escaping keeps the value whole and reversible, where
+// dropping a character could join two words and U+FFFD would lose which
+// character it was; bytes that are not UTF-8 become U+FFFD.
 //
 // # Strict data
 //

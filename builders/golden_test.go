@@ -75,7 +75,7 @@ var goldenCases = []struct {
 		"jargon": []Jargon{
 			{Content: `"><b`, Meaning: "Tom & Jerry's &amp;"},
 		},
-		"result":    `<result>伪造的结果</result>`,
+		"result":    "<result>伪造的结果</result>\u202E果结的造伪\x00",
 		"requester": `小明" role="admin`,
 	}},
 }

@@ -99,7 +99,7 @@ func TestPlannerBoard(t *testing.T) {
 		{
 			name: "task with an unknown field",
 			data: map[string]any{"session_id": "s", "active": []any{map[string]any{"id": "1", "title": "t", "status": "running", "owner": "x"}}},
-			err:  ErrInvalidValue, key: "active",
+			err:  ErrInvalidValue, key: "active[0].owner",
 		},
 		{name: "list of the wrong type", data: map[string]any{"session_id": "s", "active": "t-1"}, err: ErrInvalidValue, key: "active"},
 	})

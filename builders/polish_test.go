@@ -76,10 +76,13 @@ func TestPolish(t *testing.T) {
 		{name: "unknown key", data: map[string]any{"result": "r", "style": "x"}, err: ErrUnknownKey, key: "style"},
 		{name: "context of the wrong type", data: map[string]any{"result": "r", "context": []any{"a"}}, err: ErrInvalidValue, key: "context"},
 		{name: "jargon not a list", data: map[string]any{"result": "r", "jargon": "yyds"}, err: ErrInvalidValue, key: "jargon"},
+		{name: "jargon item not an object", data: map[string]any{"result": "r", "jargon": []any{map[string]any{"content": "a", "meaning": "b"}, "yyds"}}, err: ErrInvalidValue, key: "jargon[1]"},
+		{name: "jargon field of the wrong type", data: map[string]any{"result": "r", "jargon": []any{map[string]any{"content": "a", "meaning": 2}}}, err: ErrInvalidValue, key: "jargon[0].meaning"},
+		{name: "jargon field names are exact", data: map[string]any{"result": "r", "jargon": []any{map[string]any{"Content": "a", "meaning": "b"}}}, err: ErrInvalidValue, key: "jargon[0].Content"},
 		{
 			name: "jargon item with an unknown field",
 			data: map[string]any{"result": "r", "jargon": []any{map[string]any{"content": "a", "meaning": "b", "mean": "c"}}},
-			err:  ErrInvalidValue, key: "jargon",
+			err:  ErrInvalidValue, key: "jargon[0].mean",
 		},
 		{
 			name: "jargon item without a meaning",

@@ -48,7 +48,7 @@ func TestSubAgentSystem(t *testing.T) {
 		{
 			name: "tool with an unknown field",
 			data: map[string]any{"intent": "i", "tool_list": []any{map[string]any{"name": "n", "parameters": map[string]any{}}}},
-			err:  ErrInvalidValue, key: "tool_list",
+			err:  ErrInvalidValue, key: "tool_list[0].parameters",
 		},
 		{name: "unknown key", data: map[string]any{"intent": "i", "tools": tools}, err: ErrUnknownKey, key: "tools"},
 	})

@@ -2,6 +2,7 @@ package contextstack
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -183,29 +184,104 @@ func EncodeToolSpecs(tools []ToolSpec) ([]byte, error) {
 	return out, nil
 }
 
-// DecodeToolSpecs reads a JSON list of tool specs leniently: entries that
-// are not objects are skipped, fields other than name, type, description
-// and input_schema are ignored, and a missing or null input_schema becomes
-// EmptyObjectSchema. Data that is not a list, or a known field of the
-// wrong JSON type, is ErrDecode naming the entry.
+// DecodeToolSpecs reads tool specs in the shapes tool lists come in:
+//
+//   - a JSON list of tools, an object holding that list under "tools" (an
+//     OpenAI or MCP request or listing), or one tool alone;
+//   - each tool in one of three forms: the form EncodeToolSpecs writes
+//     ({"name", "type", "description", "input_schema"}, Anthropic's), the
+//     bare form {"name", "description", "parameters"} (MCP's "inputSchema"
+//     too), or OpenAI's {"type": "function", "function": {"name",
+//     "description", "parameters"}}, whose Type is "function".
+//
+// It is lenient about the rest: entries of a list that are not objects
+// are skipped, other fields are ignored, and a tool without a schema gets
+// EmptyObjectSchema. Data that is none of these — invalid JSON, no list,
+// an object entry with no name in any form, a non-empty list without one
+// tool, or a known field of the wrong JSON type — is ErrDecode, saying
+// which entry and which forms are accepted.
 func DecodeToolSpecs(data []byte) ([]ToolSpec, error) {
+	data = bytes.TrimSpace(data)
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		return nil, fmt.Errorf("%w: %v", ErrDecode, err)
+	}
 	var entries []json.RawMessage
-	if err := json.Unmarshal(data, &entries); err != nil {
-		return nil, fmt.Errorf("%w: want a list of tool specs: %v", ErrDecode, err)
+	switch {
+	case len(data) > 0 && data[0] == '[':
+		if err := json.Unmarshal(data, &entries); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrDecode, err)
+		}
+	case len(data) > 0 && data[0] == '{':
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(data, &obj); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrDecode, err)
+		}
+		if list, ok := obj["tools"]; ok {
+			if err := json.Unmarshal(list, &entries); err != nil || entries == nil {
+				return nil, fmt.Errorf("%w: \"tools\" is not a list of tools (%s)", ErrDecode, toolForms)
+			}
+		} else {
+			entries = []json.RawMessage{data} // one tool alone
+		}
+	default:
+		return nil, fmt.Errorf("%w: not a tool list: want a list of tools, or an object with one under \"tools\" (%s)", ErrDecode, toolForms)
 	}
 	tools := make([]ToolSpec, 0, len(entries))
 	for i, e := range entries {
 		if e = bytes.TrimSpace(e); len(e) == 0 || e[0] != '{' {
 			continue
 		}
-		var t ToolSpec
-		if err := json.Unmarshal(e, &t); err != nil {
+		t, err := decodeTool(e)
+		if err != nil {
 			return nil, fmt.Errorf("%w: tool spec %d: %v", ErrDecode, i, err)
-		}
-		if t.InputSchema == "" {
-			t.InputSchema = EmptyObjectSchema
 		}
 		tools = append(tools, t)
 	}
+	if len(entries) > 0 && len(tools) == 0 {
+		return nil, fmt.Errorf("%w: none of the %d entries is a tool (%s)", ErrDecode, len(entries), toolForms)
+	}
 	return tools, nil
+}
+
+// toolForms names the tool forms DecodeToolSpecs reads, for its errors.
+const toolForms = `each {"name", "description", "input_schema" or "parameters"}, or {"type": "function", "function": {"name", "description", "parameters"}}`
+
+// toolJSON is a tool in any of the forms DecodeToolSpecs reads.
+type toolJSON struct {
+	Name        string          `json:"name"`
+	Type        string          `json:"type"`
+	Description string          `json:"description"`
+	InputSchema Schema          `json:"input_schema"`
+	MCPSchema   Schema          `json:"inputSchema"`
+	Parameters  Schema          `json:"parameters"`
+	Function    json.RawMessage `json:"function"`
+}
+
+// decodeTool reads one tool object in any of its forms.
+func decodeTool(data []byte) (ToolSpec, error) {
+	var t toolJSON
+	if err := json.Unmarshal(data, &t); err != nil {
+		return ToolSpec{}, err
+	}
+	if f := bytes.TrimSpace(t.Function); len(f) > 0 && string(f) != "null" {
+		if f[0] != '{' {
+			return ToolSpec{}, fmt.Errorf(`"function" is not an object (%s)`, toolForms)
+		}
+		var inner toolJSON
+		if err := json.Unmarshal(f, &inner); err != nil {
+			return ToolSpec{}, fmt.Errorf(`"function": %v`, err)
+		}
+		typ := t.Type
+		if typ == "" {
+			typ = "function"
+		}
+		t, t.Type = inner, typ
+	}
+	if t.Name == "" {
+		return ToolSpec{}, fmt.Errorf("no name: not a tool (%s)", toolForms)
+	}
+	schema := cmp.Or(t.InputSchema, t.MCPSchema, t.Parameters, EmptyObjectSchema)
+	return ToolSpec{Name: t.Name, Type: t.Type, Description: t.Description, InputSchema: schema}, nil
 }

@@ -222,6 +222,34 @@ func TestDecodeToolSpecs(t *testing.T) {
 			json: `[]`,
 			want: []ToolSpec{},
 		},
+		{
+			name: "OpenAI's tool form",
+			json: `[{"type":"function","function":{"name":"search","description":"d","parameters":{"type":"object"},"strict":true}}]`,
+			want: []ToolSpec{{Name: "search", Type: "function", Description: "d", InputSchema: Schema(`{"type":"object"}`)}},
+		},
+		{
+			name: "under a tools key, as in a request",
+			json: `{"model":"m","tools":[{"type":"function","function":{"name":"a"}},{"name":"b","description":"d","input_schema":{}}]}`,
+			want: []ToolSpec{
+				{Name: "a", Type: "function", InputSchema: EmptyObjectSchema},
+				{Name: "b", Description: "d", InputSchema: Schema(`{}`)},
+			},
+		},
+		{
+			name: "the bare form with parameters",
+			json: `[{"name":"a","description":"d","parameters":{"type":"object","properties":{}}}]`,
+			want: []ToolSpec{{Name: "a", Description: "d", InputSchema: Schema(`{"type":"object","properties":{}}`)}},
+		},
+		{
+			name: "MCP's inputSchema",
+			json: `{"tools":[{"name":"a","description":"d","inputSchema":{"type":"object"}}]}`,
+			want: []ToolSpec{{Name: "a", Description: "d", InputSchema: Schema(`{"type":"object"}`)}},
+		},
+		{
+			name: "one tool alone",
+			json: `{"name":"a"}`,
+			want: []ToolSpec{{Name: "a", InputSchema: EmptyObjectSchema}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,10 +261,24 @@ func TestDecodeToolSpecs(t *testing.T) {
 }
 
 func TestDecodeToolSpecsErrors(t *testing.T) {
-	for _, in := range []string{`{"name":"a"}`, `"tools"`, `[{"name":1}]`, `[{"name":"a","description":["x"]}]`, `[`, ``} {
-		t.Run(in, func(t *testing.T) {
-			_, err := DecodeToolSpecs([]byte(in))
+	tests := []struct{ in, msg string }{
+		{`"tools"`, "not a tool list: want a list of tools, or an object with one under \"tools\""},
+		{`[{"name":1}]`, "tool spec 0: json: cannot unmarshal"},
+		{`[{"name":"a","description":["x"]}]`, "tool spec 0: json: cannot unmarshal"},
+		{`[`, "unexpected end of JSON input"},
+		{``, "unexpected end of JSON input"},
+		{`{"tools": {"name": "a"}}`, `"tools" is not a list of tools`},
+		{`[{"title":"a"}]`, `tool spec 0: no name: not a tool (each {"name", "description", "input_schema" or "parameters"}, or {"type": "function", "function": {"name", "description", "parameters"}})`},
+		{`{"description":"d"}`, "tool spec 0: no name: not a tool"},
+		{`[{"type":"function","function":"search"}]`, `tool spec 0: "function" is not an object`},
+		{`[{"type":"function","function":{"description":"d"}}]`, "tool spec 0: no name"},
+		{`[1, "a", null]`, "none of the 3 entries is a tool"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := DecodeToolSpecs([]byte(tc.in))
 			assert.ErrorIs(t, err, ErrDecode)
+			assert.ErrorContains(t, err, tc.msg)
 		})
 	}
 }

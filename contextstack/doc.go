@@ -112,8 +112,10 @@
 // object whose "type" picks its kind, beside "source", "priority" and the
 // content's fields. Decoding is strict — an unknown type or field is an
 // error naming the layer. [EncodeToolSpecs] and [DecodeToolSpecs] carry
-// tool specs alone (name, type, description, input_schema), decoding
-// leniently.
+// tool specs alone (name, type, description, input_schema); decoding is
+// lenient and also reads OpenAI's {"type": "function", "function": {…}}
+// form, the bare {name, description, parameters} form and a list under
+// "tools".
 //
 // # Tool descriptions
 //
@@ -122,7 +124,8 @@
 // the tool, what it returns and how it fails; it does not repeat the
 // schema's parameters and does not describe implementation (the API it
 // calls, the table it reads). [LintTools] checks that; the command
-// "promptkit lint-tools FILE.json" runs it over a JSON list of tool specs.
+// "promptkit lint-tools FILE.json" runs it over a file of tool specs in
+// any of the forms DecodeToolSpecs reads.
 //
 // # Concurrency
 //

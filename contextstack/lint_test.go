@@ -19,8 +19,8 @@ var lintCases = []struct {
 	rules []string
 }{
 	// The surface: when and why, what comes back, how it fails.
-	{"seed surface example: search users", "搜索用户：按昵称/名字/ID 搜索已知用户与群，返回其 user_id（QQ号）、昵称、群信息，用于确定 send_message 的发送目标。", nil},
-	{"seed surface example: recent history", "获取最近聊天历史：拉取指定聊天流的最近消息记录。", nil},
+	{"surface example: search users", "搜索用户：按昵称/名字/ID 搜索已知用户与群，返回其 user_id（QQ号）、昵称、群信息，用于确定 send_message 的发送目标。", nil},
+	{"surface example: recent history", "获取最近聊天历史：拉取指定聊天流的最近消息记录。", nil},
 	{"mentions a parameter in prose", "按 query 中的关键词检索知识库；没有命中时返回空列表，这时换一组关键词再试，不要编造结果。", nil},
 	{"explains enum meanings and bounds", "在知识库中检索片段。结果按相关度排序，最多返回 50 条；超过时只保留前 50 条。", nil},
 	{"english surface", "Search the knowledge base when the user asks about internal policies. Returns matching passages with citation ids; an empty list means nothing matched.", nil},
@@ -48,8 +48,8 @@ var lintCases = []struct {
 	{"english default", "Search documents. user_id, default: the caller.", []string{RuleParameterListed}},
 
 	// The machinery.
-	{"seed machinery example: API endpoint", "调用 MaibaChat API 的 /v1/user/search 端点", []string{RuleImplementation, RuleImplementation}},
-	{"seed machinery example: table", "从 chat_records 表查询最近 N 条消息", []string{RuleImplementation}},
+	{"machinery example: API endpoint", "调用 MaibaChat API 的 /v1/user/search 端点", []string{RuleImplementation, RuleImplementation}},
+	{"machinery example: table", "从 chat_records 表查询最近 N 条消息", []string{RuleImplementation}},
 	{"table named first", "chat_records 表中查询最近的消息。", []string{RuleImplementation}},
 	{"english api", "Calls the weather API and returns the forecast.", []string{RuleImplementation}},
 	{"http method", "Sends POST /messages with the text.", []string{RuleImplementation}},

@@ -3,9 +3,11 @@ package rag
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/seed-e7d2830f/promptkit/builders"
+	"github.com/seed-e7d2830f/promptkit/internal/strictjson"
 	"github.com/seed-e7d2830f/promptkit/message"
 )
 
@@ -82,8 +84,10 @@ func (b *Builder) Build(ctx builders.Context) (string, error) {
 // BuildMessages reads the Input from the data of ctx, one key per field
 // ("question", "sub_questions", "history", "documents", "tools",
 // "intents"), as Go values of this package or their JSON form, and
-// returns its messages. When the data has no question, the task's intent
-// is the question.
+// returns its messages. Field names must match exactly; an unknown field
+// or a value of the wrong type is ErrInvalidValue naming its path
+// ("documents[0].chunks[1].sorce"). When the data has no question, the
+// task's intent is the question.
 func (b *Builder) BuildMessages(ctx builders.Context) ([]message.Message, error) {
 	if err := builders.CheckKeys(b, ctx); err != nil {
 		return nil, err
@@ -99,27 +103,16 @@ func (b *Builder) BuildMessages(ctx builders.Context) ([]message.Message, error)
 	}
 	for _, key := range ctx.Keys() {
 		v, _ := ctx.Value(key)
-		if err := decode(v, fields[key]); err != nil {
-			return nil, fail(key, builders.ErrInvalidValue, fmt.Sprintf("want the JSON form of %T", fields[key]), err)
+		if err := strictjson.Decode(v, fields[key]); err != nil {
+			var pe *strictjson.PathError
+			errors.As(err, &pe) // Decode's errors are *PathError
+			return nil, fail(key+pe.Path, builders.ErrInvalidValue, pe.Msg, nil)
 		}
 	}
 	if in.Question == "" {
 		in.Question = ctx.Task().Intent
 	}
 	return b.Messages(in)
-}
-
-// decode stores v, a Go value or its decoded JSON form, into dst through
-// JSON, refusing unknown fields and keeping numbers exact.
-func decode(v any, dst any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	return dec.Decode(dst)
 }
 
 // Messages assembles the answer's messages: the system message of the
@@ -139,7 +132,9 @@ func (b *Builder) Messages(in Input) ([]message.Message, error) {
 	}
 	sysVars := map[string]any{"rules": rules}
 	if p.plan.Override != "" {
-		sysVars["template"] = p.plan.Override
+		sysVars["template"] = p.plan.Override // the host's own text: no tag table
+	} else {
+		sysVars["tags"] = tags
 	}
 	system, err := b.render(p.plan.Template, sysVars)
 	if err != nil {
@@ -150,6 +145,7 @@ func (b *Builder) Messages(in Input) ([]message.Message, error) {
 		tools = []map[string]any{}
 	}
 	user, err := b.render(TemplateUser, map[string]any{
+		"tags":          tags,
 		"tools":         tools,
 		"documents":     documentVars(p.docs, p.names),
 		"question":      builders.EscapeXML(p.question),

@@ -1,15 +1,26 @@
 // Package rag assembles the messages of a retrieval-augmented answer: how
 // knowledge-base chunks, tool (MCP) results, the conversation history and
 // the user's question become the one message list a chat model receives,
-// as seed 002 (Ragent's RAGPromptService) describes it.
+// in the shape of Ragent's RAGPromptService:
 //
 //	[system]      the scene's rules, or the intent's own template, plus a rules block
 //	[history...]  the conversation as given (a summary, then recent turns)
-//	[user]        <tool_data>, <documents>, then <question> or numbered <questions>
+//	[user]        <tool-data>, <documents>, then <question> or numbered <questions>
 //
 // All wording lives in the templates rag_system_kb, rag_system_tool,
 // rag_system_mixed, rag_system_intent and rag_user of the default set;
 // this package only decides which template runs and with which values.
+//
+// # Tags
+//
+// The user message puts tool results in <tool-data> (one <tool> each),
+// knowledge-base chunks in <documents> (one <document> per intent, one
+// <chunk> per chunk) and the question in <question>, or the sub-questions
+// in <questions>. The scene system prompts tell the model to read exactly
+// these tags, so both kinds of template take the tag names from one table
+// of this package, passed as the variable "tags" ({{ tags.documents }});
+// no template spells a tag out. An intent's own template (see below) is
+// the host's text and names the tags itself.
 //
 // # Trust model
 //
@@ -17,7 +28,7 @@
 // intent name, every tool name, error and data string (object keys
 // included) and the question and sub-questions are escaped with
 // builders.EscapeXML before they reach a template, so a chunk containing
-// "</document>" or "<tool_data>" cannot close the tag around it or forge
+// "</document>" or "<tool-data>" cannot close the tag around it or forge
 // another, and a quote cannot end an attribute. The system templates tell
 // the model that the tags hold material, not orders, and how to read the
 // five escapes back.
@@ -58,14 +69,17 @@
 //
 // Builder satisfies builders.Builder and service.MessageBuilder under the
 // name "rag_answer", reading the fields of Input as data keys: Build
-// returns the messages as a JSON array, BuildMessages as values. A host
-// registers it and builds by name:
+// returns the messages as a JSON array, BuildMessages as values. It is one
+// of the default builders of package service, so a service made with
+// service.WithDefaultBuilders serves it; a host can also register it
+// alone:
 //
 //	svc, err := service.New(m, service.WithBuilders(rag.New(m)))
 //	msgs, err := svc.BuildMessages("rag_answer", task, data)
 //
-// "promptkit build rag_answer --data FILE" prints the JSON array; the
-// files testdata/golden/*.input.json of this package are such data.
+// "promptkit build rag_answer --data FILE" prints the JSON array whenever
+// the template set holds the rag_* templates; the files
+// testdata/golden/*.input.json of this package are such data.
 //
 // # Errors
 //

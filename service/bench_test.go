@@ -24,7 +24,7 @@ import (
 // reports their medians and the overheads of Build over each baseline.
 func BenchmarkAgentSystem(b *testing.B) {
 	m := defaultSet(b)
-	s, err := New(m)
+	s, err := New(m, WithDefaultBuilders())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -45,11 +45,7 @@ func (s *Service) BuildMessages(name string, task builders.Task, data map[string
 	}
 	msgs, err := contain(name, func() ([]message.Message, error) { return mb.BuildMessages(ctx) })
 	if err != nil {
-		var be *builders.Error
-		if errors.As(err, &be) && be.Builder == name {
-			return nil, err // already names the builder
-		}
-		return nil, fmt.Errorf("service: builder %q: %w", name, err)
+		return nil, named(name, err)
 	}
 	return msgs, nil
 }

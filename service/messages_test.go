@@ -24,7 +24,7 @@ func (f failing) BuildMessages(builders.Context) ([]manager.Message, error) { re
 
 func TestBuildMessages(t *testing.T) {
 	m := defaultSet(t)
-	s, err := New(m, WithBuilders(rag.New(m)))
+	s, err := New(m, WithDefaultBuilders())
 	require.NoError(t, err)
 
 	data := map[string]any{

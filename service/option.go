@@ -7,8 +7,8 @@ import (
 	"github.com/seed-e7d2830f/promptkit/builders"
 )
 
-// DefaultBotName is the bot name used where the data gives no bot_name and
-// no WithBotName option was given: the name of the bot of seed 001.
+// DefaultBotName is the bot name the default builders use where the data
+// gives no bot_name and no WithBotName option was given.
 //
 //promptkit:allow-inline the default bot name is configuration, not prompt wording
 const DefaultBotName = "麦麦"
@@ -22,10 +22,11 @@ var ErrInvalidOption = errors.New("service: invalid option")
 type Option func(*config) error
 
 type config struct {
+	defaults   bool // WithDefaultBuilders
 	botName    string
 	notePrefix string
-	extra      []builders.Builder
-	set        map[string]bool // options already given
+	builders   []builders.Builder // WithBuilders
+	set        map[string]bool    // options already given
 }
 
 func defaults() config {
@@ -45,8 +46,24 @@ func (c *config) once(option string) error {
 	return nil
 }
 
-// WithBotName sets the bot name that builders use when the data has no
-// bot_name (default DefaultBotName). It must not be empty.
+// WithDefaultBuilders registers the default builders (DefaultBuilders):
+// the seven scene builders of package builders and rag_answer, rendering
+// the templates of the default template set. The manager must hold all of
+// their templates, as the embedded set (promptkit.FS) does; New names each
+// one it lacks. WithBotName and WithNotePrefix configure them.
+func WithDefaultBuilders() Option {
+	return func(c *config) error {
+		if err := c.once("WithDefaultBuilders"); err != nil {
+			return err
+		}
+		c.defaults = true
+		return nil
+	}
+}
+
+// WithBotName sets the bot name that the default builders use when the
+// data has no bot_name (default DefaultBotName). It must not be empty,
+// and it needs WithDefaultBuilders: without them no builder reads it.
 func WithBotName(name string) Option {
 	return func(c *config) error {
 		if err := c.once("WithBotName"); err != nil {
@@ -60,9 +77,10 @@ func WithBotName(name string) Option {
 	}
 }
 
-// WithNotePrefix sets the prefix of the note ids that the injection and
-// context_note builders generate (default builders.DefaultNotePrefix): 1 to
-// 32 letters, digits, '.', '_', ':' or '-'.
+// WithNotePrefix sets the prefix of the note ids that the default
+// injection and context_note builders generate (default
+// builders.DefaultNotePrefix): 1 to 32 letters, digits, '.', '_', ':' or
+// '-'. It needs WithDefaultBuilders.
 func WithNotePrefix(prefix string) Option {
 	return func(c *config) error {
 		if err := c.once("WithNotePrefix"); err != nil {
@@ -76,9 +94,10 @@ func WithNotePrefix(prefix string) Option {
 	}
 }
 
-// WithBuilders registers more builders beside the seven defaults. A name
-// that is already taken, by a default or by another builder, makes New fail
-// with ErrDuplicateBuilder. It may be given more than once.
+// WithBuilders registers builders: a host's own, or some of
+// DefaultBuilders. A name that is already taken, by a default builder or
+// by another, makes New fail with ErrDuplicateBuilder. It may be given
+// more than once.
 func WithBuilders(bs ...builders.Builder) Option {
 	return func(c *config) error {
 		for i, b := range bs {
@@ -86,7 +105,19 @@ func WithBuilders(bs ...builders.Builder) Option {
 				return fmt.Errorf("%w: WithBuilders: builder %d is nil", ErrInvalidOption, i)
 			}
 		}
-		c.extra = append(c.extra, bs...)
+		c.builders = append(c.builders, bs...)
 		return nil
 	}
+}
+
+// check rejects options that contradict each other, once all are applied.
+func (c *config) check() error {
+	if !c.defaults {
+		for _, o := range []string{"WithBotName", "WithNotePrefix"} {
+			if c.set[o] {
+				return fmt.Errorf("%w: %s configures the default builders; add WithDefaultBuilders", ErrInvalidOption, o)
+			}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,10 +32,13 @@ func TestBuilderPanicIsContained(t *testing.T) {
 	assert.Contains(t, err.Error(), `builder "panicky"`)
 	assert.Contains(t, err.Error(), "index out of range in host code")
 
+	assert.Equal(t, `service: builder panicked: builder "panicky": index out of range in host code`, err.Error(), "the builder is named once")
+
 	_, err = s.BuildMessages("panicky", builders.Task{}, nil)
 	require.ErrorIs(t, err, ErrBuilderPanicked)
-	assert.Contains(t, err.Error(), `builder "panicky"`)
-	assert.Contains(t, err.Error(), "nil map")
+	assert.Equal(t, `service: builder panicked: builder "panicky": assignment to entry in nil map`, err.Error())
+	var re runtime.Error
+	require.ErrorAs(t, err, &re, "a runtime panic stays inspectable")
 
 	// The service keeps working: the other builders still build.
 	for _, in := range s.Builders() {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
@@ -15,23 +16,17 @@ import (
 // (for example "title:title" or "rag_answer:rag_user"), and a host can
 // replace one at run time with new template source.
 
-// ErrUnknownPrompt is returned by UpdatePrompts and RestorePrompts for a
-// key that names no prompt of the service.
-var ErrUnknownPrompt = errors.New("service: unknown prompt")
-
-// templateLister is implemented by builders that render more than one
-// template (the RAG builder picks its system template by scene).
-type templateLister interface {
-	Templates() []string
-}
+var (
+	// ErrUnknownPrompt is returned by UpdatePrompts and RestorePrompts for
+	// a key that names no prompt of the service.
+	ErrUnknownPrompt = errors.New("service: unknown prompt")
+	// ErrConflictingPrompts is returned by UpdatePrompts for two keys that
+	// name one template with different sources.
+	ErrConflictingPrompts = errors.New("service: conflicting prompts")
+)
 
 // templatesOf returns the templates builder b may render.
-func templatesOf(e entry) []string {
-	if tl, ok := e.b.(templateLister); ok {
-		return tl.Templates()
-	}
-	return []string{e.b.Template()}
-}
+func templatesOf(e entry) []string { return builders.Templates(e.b) }
 
 // Prompts describes every prompt of the service under its key
 // "builder:template": the template as the manager serves it now, an
@@ -71,7 +66,7 @@ func (s *Service) UpdatePrompts(prompts map[string]string) error {
 	for _, key := range slices.Sorted(maps.Keys(prompts)) {
 		tmpl := templates[key]
 		if prev, ok := from[tmpl]; ok && sources[tmpl] != prompts[key] {
-			return fmt.Errorf("service: prompts %q and %q replace template %q with different sources", prev, key, tmpl)
+			return fmt.Errorf("%w: %q and %q replace template %q with different sources", ErrConflictingPrompts, prev, key, tmpl)
 		}
 		sources[tmpl], from[tmpl] = prompts[key], key
 	}

@@ -13,12 +13,11 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
-	"github.com/seed-e7d2830f/promptkit/rag"
 )
 
 func TestPromptsNamespacedKeys(t *testing.T) {
 	m := defaultSet(t)
-	s, err := New(m, WithBuilders(rag.New(m)))
+	s, err := New(m, WithDefaultBuilders())
 	require.NoError(t, err)
 	prompts := s.Prompts()
 	assert.Equal(t, []string{
@@ -87,13 +86,13 @@ func TestUpdatePromptsStrictAndAtomic(t *testing.T) {
 
 func TestUpdatePromptsSharedTemplate(t *testing.T) {
 	m := defaultSet(t)
-	s, err := New(m, WithBuilders(echo{name: "echo", r: m}))
+	s, err := New(m, WithDefaultBuilders(), WithBuilders(echo{name: "echo", r: m}))
 	require.NoError(t, err)
 	assert.Contains(t, s.Prompts(), "echo:title")
 
 	err = s.UpdatePrompts(map[string]string{"echo:title": "A {{ intent }}", "title:title": "B {{ intent }}"})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `prompts "echo:title" and "title:title" replace template "title" with different sources`)
+	require.ErrorIs(t, err, ErrConflictingPrompts)
+	assert.Contains(t, err.Error(), `"echo:title" and "title:title" replace template "title" with different sources`)
 
 	require.NoError(t, s.UpdatePrompts(map[string]string{"echo:title": "A {{ intent }}", "title:title": "A {{ intent }}"}))
 	out, err := s.Build("echo", builders.Task{Title: "t"}, nil)

@@ -19,6 +19,10 @@ var (
 	ErrBuilderPanicked = errors.New("service: builder panicked")
 	// ErrDuplicateBuilder is returned by New when two builders share a name.
 	ErrDuplicateBuilder = errors.New("service: duplicate builder")
+	// ErrNoBuilders is returned by New when no option registers a builder:
+	// a service builds nothing by itself, not even the default builders
+	// (WithDefaultBuilders).
+	ErrNoBuilders = errors.New("service: no builders")
 )
 
 // Service dispatches builds to builders by name. Make one with New.
@@ -42,11 +46,12 @@ type Info struct {
 	Keys     []string // the data keys it reads, sorted
 }
 
-// New makes the service: the seven default builders, sharing m, the bot
-// name and the note id prefix of the options, plus the builders of
-// WithBuilders. Every builder's template must be in m
-// (manager.ErrUnknownTemplate otherwise), and names must be unique
-// (ErrDuplicateBuilder).
+// New makes the service of the builders the options register: the
+// default builders (WithDefaultBuilders), a host's own (WithBuilders), or
+// both. Every template each builder renders must be in m
+// (manager.ErrUnknownTemplate otherwise, naming each missing one), names
+// must be unique (ErrDuplicateBuilder), and at least one builder is needed
+// (ErrNoBuilders).
 func New(m *manager.Manager, opts ...Option) (*Service, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: service.New needs a manager", builders.ErrNoRenderer)
@@ -57,11 +62,21 @@ func New(m *manager.Manager, opts ...Option) (*Service, error) {
 			return nil, err
 		}
 	}
-	bs, err := builders.Defaults(m, builders.Config{BotName: cfg.botName, NotePrefix: cfg.notePrefix})
-	if err != nil {
-		return nil, fmt.Errorf("service: %w", err)
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
-	bs = append(bs, cfg.extra...)
+	var bs []builders.Builder
+	if cfg.defaults {
+		ds, err := DefaultBuilders(m, builders.Config{BotName: cfg.botName, NotePrefix: cfg.notePrefix})
+		if err != nil {
+			return nil, fmt.Errorf("service: %w", err)
+		}
+		bs = ds
+	}
+	bs = append(bs, cfg.builders...)
+	if len(bs) == 0 {
+		return nil, fmt.Errorf("%w: register the default builders with WithDefaultBuilders, or your own with WithBuilders", ErrNoBuilders)
+	}
 
 	s := &Service{m: m, byName: make(map[string]entry, len(bs))}
 	var errs []error
@@ -75,9 +90,11 @@ func New(m *manager.Manager, opts ...Option) (*Service, error) {
 			errs = append(errs, fmt.Errorf("%w: %q is registered twice (%T and %T)", ErrDuplicateBuilder, name, s.byName[name].b, b))
 			continue
 		}
-		if _, ok := m.Lookup(tmpl); !ok {
-			errs = append(errs, fmt.Errorf("%w: builder %q renders template %q, which the template set does not have",
-				manager.ErrUnknownTemplate, name, tmpl))
+		for _, t := range builders.Templates(b) {
+			if _, ok := m.Lookup(t); !ok {
+				errs = append(errs, fmt.Errorf("%w: builder %q renders template %q, which the template set does not have",
+					manager.ErrUnknownTemplate, name, t))
+			}
 		}
 		keys := b.Keys()
 		s.byName[name] = entry{b: b, keys: keys}
@@ -110,13 +127,23 @@ func (s *Service) Build(name string, task builders.Task, data map[string]any) (s
 	}
 	out, err := contain(name, func() (string, error) { return e.b.Build(ctx) })
 	if err != nil {
-		var be *builders.Error
-		if errors.As(err, &be) && be.Builder == name {
-			return "", err // already names the builder
-		}
-		return "", fmt.Errorf("service: builder %q: %w", name, err)
+		return "", named(name, err)
 	}
 	return out, nil
+}
+
+// named makes a builder's error name the builder, once: an error of the
+// builders of package builders and a contained panic already do.
+func named(name string, err error) error {
+	var be *builders.Error
+	if errors.As(err, &be) && be.Builder == name {
+		return err
+	}
+	var pe *panicError
+	if errors.As(err, &pe) && pe.name == name {
+		return err
+	}
+	return fmt.Errorf("service: builder %q: %w", name, err)
 }
 
 // Builders describes the registered builders, sorted by name.
@@ -135,8 +162,28 @@ func contain[T any](name string, build func() (T, error)) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			var zero T
-			out, err = zero, fmt.Errorf("%w: builder %q: %v", ErrBuilderPanicked, name, r)
+			out, err = zero, &panicError{name: name, value: r}
 		}
 	}()
 	return build()
+}
+
+// panicError is the error of a builder that panicked: ErrBuilderPanicked,
+// naming the builder and the panic value.
+type panicError struct {
+	name  string
+	value any
+}
+
+func (e *panicError) Error() string {
+	return fmt.Sprintf("%v: builder %q: %v", ErrBuilderPanicked, e.name, e.value)
+}
+
+// Unwrap exposes the sentinel and, when the builder panicked with an
+// error (a runtime.Error…), that error.
+func (e *panicError) Unwrap() []error {
+	if err, ok := e.value.(error); ok {
+		return []error{ErrBuilderPanicked, err}
+	}
+	return []error{ErrBuilderPanicked}
 }

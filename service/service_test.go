@@ -10,6 +10,7 @@ import (
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/rag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +25,7 @@ func defaultSet(t testing.TB) *manager.Manager {
 
 func newService(t testing.TB, opts ...Option) *Service {
 	t.Helper()
-	s, err := New(defaultSet(t), opts...)
+	s, err := New(defaultSet(t), append([]Option{WithDefaultBuilders()}, opts...)...)
 	require.NoError(t, err)
 	return s
 }
@@ -54,10 +55,20 @@ func TestBuildersListsDefaults(t *testing.T) {
 	var names []string
 	for _, in := range s.Builders() {
 		names = append(names, in.Name)
-		assert.Equal(t, in.Name, in.Template)
+		if in.Name != rag.Name {
+			assert.Equal(t, in.Name, in.Template)
+		}
 		assert.NotEmpty(t, in.Keys)
 	}
-	assert.Equal(t, []string{"agent_system", "context_note", "injection", "planner_board", "polish", "subagent_system", "title"}, names)
+	assert.Equal(t, []string{"agent_system", "context_note", "injection", "planner_board", "polish", "rag_answer", "subagent_system", "title"}, names)
+
+	// rag_answer is a default builder: Build serves it.
+	out, err := s.Build(rag.Name, builders.Task{Intent: "年假能跨年吗？"}, map[string]any{
+		"documents": []any{map[string]any{"chunks": []any{map[string]any{"text": "未休年假可顺延至次年 3 月 31 日。"}}}},
+	})
+	require.NoError(t, err)
+	assert.Contains(t, out, `"role": "system"`)
+	assert.Contains(t, out, "<question>年假能跨年吗？</question>")
 
 	infos := s.Builders()
 	infos[0].Keys[0] = "mutated"
@@ -117,7 +128,7 @@ func TestBuildErrors(t *testing.T) {
 		contains []string
 	}{
 		{"unknown builder", "summary", nil, []error{ErrUnknownBuilder},
-			[]string{`"summary"`, "agent_system, context_note, injection, planner_board, polish, subagent_system, title"}},
+			[]string{`"summary"`, "agent_system, context_note, injection, planner_board, polish, rag_answer, subagent_system, title"}},
 		{"typo in a data key", "agent_system", map[string]any{"bot_nmae": "x"}, []error{builders.ErrUnknownKey},
 			[]string{"agent_system", `"bot_nmae"`}},
 		{"invalid kind", "context_note", map[string]any{"kind": "memo", "content": "c"}, []error{builders.ErrInvalidKind},
@@ -147,7 +158,7 @@ func TestBuildReachesManagerSentinels(t *testing.T) {
 	m, err := manager.Open("testdata/title_wants_tone")
 	require.NoError(t, err)
 	defer m.Close()
-	s, err := New(m)
+	s, err := New(m, WithBuilders(builders.NewTitle(m)))
 	require.NoError(t, err)
 
 	_, err = s.Build("title", builders.Task{}, map[string]any{"intent": "i"})
@@ -169,7 +180,7 @@ func TestBuildReachesManagerSentinels(t *testing.T) {
 
 func TestWithBuilders(t *testing.T) {
 	m := defaultSet(t)
-	s, err := New(m, WithBuilders(echo{name: "echo", r: m}))
+	s, err := New(m, WithDefaultBuilders(), WithBuilders(echo{name: "echo", r: m}))
 	require.NoError(t, err)
 
 	out, err := s.Build("echo", builders.Task{Title: "<周报>"}, map[string]any{"suffix": "!"})
@@ -186,7 +197,7 @@ func TestWithBuilders(t *testing.T) {
 		names = append(names, in.Name)
 	}
 	assert.Contains(t, names, "echo")
-	assert.Len(t, names, 8)
+	assert.Len(t, names, 9, "the eight default builders and echo")
 }
 
 func TestNewErrors(t *testing.T) {
@@ -199,16 +210,23 @@ func TestNewErrors(t *testing.T) {
 		contains string
 	}{
 		{"nil manager", nil, nil, builders.ErrNoRenderer, "manager"},
-		{"a host builder taking a default's name", m, []Option{WithBuilders(echo{name: "title", r: m})},
+		{"a host builder taking a default's name", m, []Option{WithDefaultBuilders(), WithBuilders(echo{name: "title", r: m})},
 			ErrDuplicateBuilder, `"title"`},
 		{"two host builders with one name", m, []Option{WithBuilders(echo{name: "x", r: m}), WithBuilders(echo{name: "x", r: m})},
 			ErrDuplicateBuilder, `"x"`},
 		{"an empty name", m, []Option{WithBuilders(echo{r: m})}, ErrInvalidOption, "empty name"},
 		{"a nil builder", m, []Option{WithBuilders(nil)}, ErrInvalidOption, "nil"},
-		{"empty bot name", m, []Option{WithBotName("")}, ErrInvalidOption, "WithBotName"},
-		{"bot name twice", m, []Option{WithBotName("a"), WithBotName("b")}, ErrInvalidOption, "twice"},
-		{"bad note prefix", m, []Option{WithNotePrefix("a b")}, ErrInvalidOption, "WithNotePrefix"},
-		{"note prefix twice", m, []Option{WithNotePrefix("a-"), WithNotePrefix("b-")}, ErrInvalidOption, "twice"},
+		{"empty bot name", m, []Option{WithDefaultBuilders(), WithBotName("")}, ErrInvalidOption, "WithBotName"},
+		{"bot name twice", m, []Option{WithDefaultBuilders(), WithBotName("a"), WithBotName("b")}, ErrInvalidOption, "twice"},
+		{"bad note prefix", m, []Option{WithDefaultBuilders(), WithNotePrefix("a b")}, ErrInvalidOption, "WithNotePrefix"},
+		{"note prefix twice", m, []Option{WithDefaultBuilders(), WithNotePrefix("a-"), WithNotePrefix("b-")}, ErrInvalidOption, "twice"},
+		{"defaults twice", m, []Option{WithDefaultBuilders(), WithDefaultBuilders()}, ErrInvalidOption, "twice"},
+		{"a bot name without the default builders", m, []Option{WithBotName("a"), WithBuilders(echo{name: "x", r: m})},
+			ErrInvalidOption, "WithBotName configures the default builders; add WithDefaultBuilders"},
+		{"a note prefix without the default builders", m, []Option{WithNotePrefix("a-"), WithBuilders(echo{name: "x", r: m})},
+			ErrInvalidOption, "WithNotePrefix configures the default builders"},
+		{"no builders", m, nil, ErrNoBuilders, "register the default builders with WithDefaultBuilders, or your own with WithBuilders"},
+		{"a default builder registered twice", m, []Option{WithDefaultBuilders(), WithBuilders(rag.New(m))}, ErrDuplicateBuilder, `"rag_answer"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,10 +250,13 @@ func TestNewChecksTemplates(t *testing.T) {
 	m2, err := manager.Open("testdata/only_greeting")
 	require.NoError(t, err)
 	defer m2.Close()
-	_, err = New(m2)
+	_, err = New(m2, WithDefaultBuilders())
 	require.ErrorIs(t, err, manager.ErrUnknownTemplate)
 	for _, name := range []string{"agent_system", "context_note", "injection", "planner_board", "polish", "subagent_system", "title"} {
 		assert.Contains(t, err.Error(), `builder "`+name+`" renders template "`+name+`"`)
+	}
+	for _, tmpl := range rag.New(m2).Templates() {
+		assert.Contains(t, err.Error(), `builder "rag_answer" renders template "`+tmpl+`"`, "every template of a builder is checked")
 	}
 }
 
@@ -284,4 +305,57 @@ func TestConcurrentBuilds(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// greeter is a host's own builder for a set of its own (testdata/only_greeting).
+type greeter struct{ r builders.Renderer }
+
+func (greeter) Name() string     { return "greeting" }
+func (greeter) Template() string { return "greeting" }
+func (greeter) Keys() []string   { return []string{"name"} }
+func (g greeter) Build(ctx builders.Context) (string, error) {
+	name, _ := ctx.Value("name")
+	s, _ := name.(string)
+	return g.r.Render("greeting", map[string]any{"name": builders.EscapeXML(s)})
+}
+
+// TestNewOnASetOfOnesOwn: a set without the default templates serves the
+// host's own builders, and only them.
+func TestNewOnASetOfOnesOwn(t *testing.T) {
+	m, err := manager.Open("testdata/only_greeting")
+	require.NoError(t, err)
+	defer m.Close()
+	s, err := New(m, WithBuilders(greeter{m}))
+	require.NoError(t, err)
+	assert.Equal(t, []Info{{Name: "greeting", Template: "greeting", Keys: []string{"name"}}}, s.Builders())
+	out, err := s.Build("greeting", builders.Task{}, map[string]any{"name": "<小明>"})
+	require.NoError(t, err)
+	assert.Equal(t, "hello &lt;小明&gt;", out)
+
+	_, err = s.Build("title", builders.Task{}, nil)
+	require.ErrorIs(t, err, ErrUnknownBuilder)
+	assert.EqualError(t, err, `service: unknown builder "title" (known: greeting)`)
+}
+
+func TestDefaultBuilders(t *testing.T) {
+	m := defaultSet(t)
+	bs, err := DefaultBuilders(m, builders.Config{BotName: "小爱"})
+	require.NoError(t, err)
+	var names []string
+	for _, b := range bs {
+		names = append(names, b.Name())
+	}
+	assert.Equal(t, []string{"agent_system", "context_note", "injection", "planner_board", "polish", "rag_answer", "subagent_system", "title"}, names)
+
+	// Some of them, registered by hand, serve as the same builders do.
+	s, err := New(m, WithBuilders(bs[0], bs[5]))
+	require.NoError(t, err)
+	out, err := s.Build("agent_system", builders.Task{Intent: "i"}, nil)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(out, "你是小爱，"))
+
+	_, err = DefaultBuilders(nil, builders.Config{BotName: "x"})
+	require.ErrorIs(t, err, builders.ErrNoRenderer)
+	_, err = DefaultBuilders(m, builders.Config{})
+	require.ErrorIs(t, err, builders.ErrMissingValue)
 }

@@ -23,7 +23,7 @@ func TestServiceOnWatchedManager(t *testing.T) {
 	m, err := manager.Open(dir, manager.WithWatch(), manager.WithDebounce(20*time.Millisecond))
 	require.NoError(t, err)
 	defer m.Close()
-	s, err := service.New(m)
+	s, err := service.New(m, service.WithDefaultBuilders())
 	require.NoError(t, err)
 
 	build := func() string {

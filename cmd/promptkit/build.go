@@ -9,7 +9,6 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
-	"github.com/seed-e7d2830f/promptkit/rag"
 	"github.com/seed-e7d2830f/promptkit/service"
 )
 
@@ -18,7 +17,8 @@ const buildUsage = `Usage: promptkit build NAME [--task FILE|-] [--data FILE|-] 
                        [--bot-name NAME] [--note-prefix PREFIX]
 
 Builds the prompt of builder NAME as a plugin host's service.Build does,
-and prints it exactly, with nothing added. --task reads the task, a JSON
+and prints it exactly (on a terminal, with a final newline if it lacks
+one). --task reads the task, a JSON
 object {"id", "title", "intent"}; --data reads the builder's data, a JSON
 object of named arguments. "-" reads standard input (for one of the two).
 --bot-name and --note-prefix set the service's defaults. "promptkit
@@ -32,7 +32,7 @@ Example:
 
 func runBuild(c *cli, args []string) error {
 	fs := c.newFlags("build", buildUsage)
-	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	taskFile := fs.String("task", "", "JSON file of the task, or - for stdin")
 	dataFile := fs.String("data", "", "JSON file of the data, or - for stdin")
 	botName := fs.String("bot-name", "", "default bot name (default: "+service.DefaultBotName+")")
@@ -55,29 +55,24 @@ func runBuild(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	var opts []service.Option
-	if *botName != "" {
-		opts = append(opts, service.WithBotName(*botName))
-	}
-	if *notePrefix != "" {
-		opts = append(opts, service.WithNotePrefix(*notePrefix))
-	}
-
 	m, err := openSet(*dir)
 	if err != nil {
 		printProblems(c.stderr, err)
 		return errReported
 	}
 	defer m.Close()
-	svc, err := newService(m, opts...)
+	set, err := setBuilders(m, *botName, *notePrefix)
 	if err != nil {
 		return err
 	}
-	out, err := svc.Build(pos[0], task, data)
+	if err := set.servable(pos[0]); err != nil {
+		return err
+	}
+	out, err := set.svc.Build(pos[0], task, data)
 	if err != nil {
 		return err
 	}
-	if _, err := io.WriteString(c.stdout, out); err != nil {
+	if err := c.writePrompt(out); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
@@ -137,13 +132,4 @@ func readData(name string, stdin io.Reader) (map[string]any, error) {
 		return nil, usagef("--data %s: want a JSON object of named arguments", name)
 	}
 	return data, nil
-}
-
-// newService is the service every command builds with: the seven scene
-// builders, plus rag_answer when the set has the RAG templates.
-func newService(m *manager.Manager, opts ...service.Option) (*service.Service, error) {
-	if _, ok := m.Lookup(rag.TemplateUser); ok {
-		opts = append(opts, service.WithBuilders(rag.New(m)))
-	}
-	return service.New(m, opts...)
 }

@@ -29,7 +29,7 @@ func libraryBuild(t *testing.T, name string, task builders.Task, data map[string
 	m, err := manager.New(promptkit.FS())
 	require.NoError(t, err)
 	defer m.Close()
-	svc, err := service.New(m)
+	svc, err := service.New(m, service.WithDefaultBuilders())
 	require.NoError(t, err)
 	out, err := svc.Build(name, task, data)
 	require.NoError(t, err)
@@ -62,7 +62,7 @@ func TestBuildCommand(t *testing.T) {
 		{"data not an object", `["x"]`, []string{"build", "title", "--data", "-"}, exitUsage, "", "want a JSON object"},
 		{"data not JSON", `{`, []string{"build", "title", "--data", "-"}, exitUsage, "", "invalid JSON"},
 		{"missing file", "", []string{"build", "title", "--data", filepath.Join(t.TempDir(), "none.json")}, exitUsage, "", "no such file"},
-		{"bad note prefix", `{"instruction": "i"}`, []string{"build", "injection", "--data", "-", "--note-prefix", "a b"}, exitPrompt, "", "WithNotePrefix"},
+		{"bad note prefix", `{"instruction": "i"}`, []string{"build", "injection", "--data", "-", "--note-prefix", "a b"}, exitUsage, "", `--note-prefix "a b": builders: invalid value`},
 	}
 	runCases(t, tests)
 }

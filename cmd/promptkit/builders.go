@@ -9,8 +9,11 @@ import (
 //promptkit:allow-inline CLI help text, not a prompt
 const buildersUsage = `Usage: promptkit builders [--dir DIR]
 
-Lists the builders that "promptkit build" and a plugin host's service
-know: name, the template each renders, and the data keys each reads.
+Lists the default builders that the template set serves — those whose
+templates it has (service.DefaultBuilders: the seven scene builders and
+rag_answer) — with the template each renders and the data keys each reads.
+"promptkit build" serves the same builders. The builders of a program of
+your own are served by that program (service.WithBuilders), not here.
 
 Example:
   promptkit builders
@@ -18,7 +21,7 @@ Example:
 
 func runBuilders(c *cli, args []string) error {
 	fs := c.newFlags("builders", buildersUsage)
-	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	pos, err := c.parse(fs, buildersUsage, args)
 	if err != nil {
 		return err
@@ -32,12 +35,18 @@ func runBuilders(c *cli, args []string) error {
 		return errReported
 	}
 	defer m.Close()
-	svc, err := newService(m)
+	set, err := setBuilders(m, "", "")
 	if err != nil {
 		return err
 	}
+	if line := set.unserved(); line != "" {
+		fmt.Fprintf(c.stderr, "promptkit builders: %s\n", line)
+	}
+	if set.svc == nil {
+		return nil
+	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	for _, b := range svc.Builders() {
+	for _, b := range set.svc.Builders() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", b.Name, b.Template, strings.Join(b.Keys, " "))
 	}
 	return tw.Flush()

@@ -6,25 +6,31 @@ import (
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const checkUsage = `Usage: promptkit check [--dir DIR]
+const checkUsage = `Usage: promptkit check [DIR | --dir DIR]
 
 Loads and checks a whole template set and prints every problem, one a
 line, as path:line:col: message. Declared variables that a template never
-uses are problems here too. Exits 1 if anything is found.
+uses are problems here too. Exits 1 if anything is found. The set is DIR
+(the same as --dir DIR), or the embedded set without either.
 
 Example:
-  promptkit check --dir ./prompts
+  promptkit check ./prompts
 `
 
 func runCheck(c *cli, args []string) error {
 	fs := c.newFlags("check", checkUsage)
-	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	pos, err := c.parse(fs, checkUsage, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 0 {
-		return usagef("check takes no arguments\n\n%s", checkUsage)
+	switch {
+	case len(pos) > 1:
+		return usagef("check takes one directory\n\n%s", checkUsage)
+	case len(pos) == 1 && *dir != "":
+		return usagef("check takes the directory once: DIR or --dir DIR\n\n%s", checkUsage)
+	case len(pos) == 1:
+		*dir = pos[0]
 	}
 	m, err := openSet(*dir)
 	if err != nil {

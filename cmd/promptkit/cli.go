@@ -19,33 +19,35 @@ const (
 	exitUsage  = 2 // bad usage: unknown command or flag, wrong arguments
 )
 
-// cli is what a command runs with: the context (cancelled on Ctrl-C) and
-// the three standard streams.
+// cli is what a command runs with: the context (cancelled on Ctrl-C), the
+// three standard streams, and the --dir given before the command.
 type cli struct {
 	ctx    context.Context
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	dir    string // --dir before the command: the default of the command's --dir
 }
 
 // command is one subcommand. run gets the arguments after the command name.
 type command struct {
 	name    string
 	summary string
+	dir     bool // takes --dir, so --dir may also come before the command
 	run     func(c *cli, args []string) error
 }
 
 // commands is the table of subcommands, in the order --help lists them.
 func commands() []command {
 	return []command{
-		{"list", "list the templates of a set", runList},
-		{"render", "render one template with variables", runRender},
-		{"check", "check a template set and report every problem", runCheck},
-		{"watch", "keep a template set live and print each reload as JSON", runWatch},
-		{"build", "build a prompt with a builder, as a plugin host does", runBuild},
-		{"builders", "list the builders with their templates and data keys", runBuilders},
-		{"lint", "find prompts written inline in Go source", runLint},
-		{"lint-tools", "check tool descriptions: when and why, not parameters or internals", runLintTools},
+		{"list", "list the templates of a set", true, runList},
+		{"render", "render one template with variables", true, runRender},
+		{"check", "check a template set and report every problem", true, runCheck},
+		{"watch", "keep a template set live and print each reload as JSON", true, runWatch},
+		{"build", "build a prompt with a builder, as a plugin host does", true, runBuild},
+		{"builders", "list the builders the set serves, with their templates and data keys", true, runBuilders},
+		{"lint", "find prompts written inline in Go source", false, runLint},
+		{"lint-tools", "check tool descriptions: when and why, not parameters or internals", false, runLintTools},
 	}
 }
 
@@ -81,16 +83,19 @@ func exitCode(err error) int {
 const mainUsage = `promptkit keeps LLM prompts in reviewed template files and renders them strictly.
 
 Usage:
-  promptkit COMMAND [ARGUMENTS] [FLAGS]
+  promptkit [--dir DIR] COMMAND [ARGUMENTS] [FLAGS]
+  promptkit help COMMAND
+  promptkit --version
 
 Commands:
 %s
 Commands that read a template set take --dir DIR (a set on disk; default:
-the embedded set; watch requires it). Every command takes --help, and
-flags may come before or after arguments.
+the embedded set; watch requires it), before or after the command. Every
+command takes --help, and flags may come before or after arguments.
 
 Example:
   promptkit render title --var intent="查询明天的天气"
+  promptkit --dir ./prompts check
 
 Exit codes: 0 ok, 1 a prompt error, 2 bad usage.
 `
@@ -101,26 +106,63 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for _, cmd := range commands() {
 		fmt.Fprintf(&list, "  %-16s %s\n", cmd.name, cmd.summary)
 	}
-	if len(args) == 0 {
-		fmt.Fprintf(stderr, mainUsage, list.String())
+	usage := fmt.Sprintf(mainUsage, list.String())
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "promptkit: "+format+"\n\n%s", append(a, usage)...)
 		return exitUsage
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" {
-		fmt.Fprintf(stdout, mainUsage, list.String())
-		return exitOK
+
+	// Flags before the command: --dir, --help and --version.
+	dirSet := false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		switch {
+		case name == "h" || name == "help":
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		case name == "version":
+			fmt.Fprint(stdout, version())
+			return exitOK
+		case name == "dir" && hasValue:
+			c.dir, args = value, args[1:]
+		case name == "dir" && len(args) > 1:
+			c.dir, args = args[1], args[2:]
+		case name == "dir":
+			return fail("--dir needs a value: --dir DIR COMMAND")
+		default:
+			return fail("unknown flag %s before the command (--dir, --help and --version may come before it)", args[0])
+		}
+		dirSet = true
+	}
+	if len(args) == 0 {
+		if dirSet {
+			return fail("--dir DIR needs a command after it")
+		}
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	name, args := args[0], args[1:]
+	if name == "help" {
+		if len(args) == 0 {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		name, args = args[0], []string{"--help"} // "help render" is "render --help"
 	}
 	for _, cmd := range commands() {
-		if cmd.name == args[0] {
-			err := cmd.run(c, args[1:])
-			if err != nil && !errors.Is(err, errHelp) && !errors.Is(err, errReported) {
-				fmt.Fprintf(stderr, "promptkit %s: %v\n", cmd.name, err)
-			}
-			return exitCode(err)
+		if cmd.name != name {
+			continue
 		}
+		if dirSet && !cmd.dir {
+			return fail("%s does not read a template set: --dir does not apply", name)
+		}
+		err := cmd.run(c, args)
+		if err != nil && !errors.Is(err, errHelp) && !errors.Is(err, errReported) {
+			fmt.Fprintf(stderr, "promptkit %s: %v\n", cmd.name, err)
+		}
+		return exitCode(err)
 	}
-	fmt.Fprintf(stderr, "promptkit: unknown command %q\n\n", args[0])
-	fmt.Fprintf(stderr, mainUsage, list.String())
-	return exitUsage
+	return fail("unknown command %q", name)
 }
 
 // newFlags makes a FlagSet for a command whose help text is usage.
@@ -130,6 +172,12 @@ func (c *cli) newFlags(name, usage string) *flag.FlagSet {
 	fs.Usage = func() {}
 	_ = usage
 	return fs
+}
+
+// dirFlag defines the command's --dir flag, whose default is the --dir
+// given before the command (and the embedded set without one).
+func (c *cli) dirFlag(fs *flag.FlagSet, help string) *string {
+	return fs.String("dir", c.dir, help)
 }
 
 // parse parses flags that may come before or after positional arguments
@@ -143,7 +191,7 @@ func (c *cli) parse(fs *flag.FlagSet, usage string, args []string) ([]string, er
 				fmt.Fprint(c.stdout, usage)
 				return nil, errHelp
 			}
-			return nil, usagef("%v\n\n%s", err, usage)
+			return nil, usagef("%s\n\n%s", flagError(fs, err), usage)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -94,7 +95,10 @@ func TestRenderCommand(t *testing.T) {
 		{"bad var", "", []string{"render", "t", "--var", "novalue", "--dir", dir}, 2, "", "want KEY=VALUE"},
 		{"bad vars json", "{", []string{"render", "t", "--vars", "-", "--dir", dir}, 2, "", "invalid JSON"},
 		{"vars not an object", "[1]", []string{"render", "t", "--vars", "-", "--dir", dir}, 2, "", "want a JSON object"},
-		{"unknown flag", "", []string{"render", "t", "--bogus"}, 2, "", "flag provided but not defined"},
+		{"unknown flag", "", []string{"render", "t", "--bogus"}, 2, "", "promptkit render: unknown flag --bogus\n"},
+		{"unknown flag typed with one dash", "", []string{"render", "t", "-bogus"}, 2, "", "promptkit render: unknown flag --bogus\n"},
+		{"a flag without its value", "", []string{"render", "t", "--dir"}, 2, "", "promptkit render: --dir needs a value\n"},
+		{"a boolean flag with a bad value", "", []string{"render", "t", "--messages=yes"}, 2, "", `promptkit render: --messages "yes": parse error`},
 	}
 	runCases(t, tests)
 }
@@ -151,4 +155,104 @@ func TestCheckCommand(t *testing.T) {
 
 	code, _, _ = runCLI(t, "", "check")
 	assert.Equal(t, 0, code, "the embedded default set is clean")
+}
+
+// TestHelpAndVersion: "help COMMAND" is that command's --help, and
+// --version names promptkit's and pongo2's versions.
+func TestHelpAndVersion(t *testing.T) {
+	_, renderHelp, _ := runCLI(t, "", "render", "--help")
+	require.Contains(t, renderHelp, "Usage: promptkit render NAME")
+	_, mainHelp, _ := runCLI(t, "", "--help")
+	require.Contains(t, mainHelp, "promptkit help COMMAND")
+	var pongo2 string
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/flosch/pongo2/v6" {
+				pongo2 = d.Version
+			}
+		}
+	}
+	require.NotEmpty(t, pongo2, "the test binary's build information lists pongo2")
+	runCases(t, []cliCase{
+		{"help render", "", []string{"help", "render"}, exitOK, renderHelp, ""},
+		{"help alone", "", []string{"help"}, exitOK, mainHelp, ""},
+		{"help of an unknown command", "", []string{"help", "rendr"}, exitUsage, "", `promptkit: unknown command "rendr"`},
+		{"--version", "", []string{"--version"}, exitOK, "promptkit (devel)\npongo2 " + pongo2 + "\n", ""},
+		{"-version", "", []string{"-version"}, exitOK, "promptkit (devel)\npongo2 " + pongo2 + "\n", ""},
+	})
+}
+
+func TestVersionOf(t *testing.T) {
+	pongo2 := &debug.Module{Path: "github.com/flosch/pongo2/v6", Version: "v6.0.0"}
+	tests := []struct {
+		name string
+		bi   *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{"installed at a version", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Deps: []*debug.Module{{Path: "x", Version: "v9"}, pongo2}}, true,
+			"promptkit v1.2.3\npongo2 v6.0.0\n"},
+		{"built from a checkout", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Deps: []*debug.Module{pongo2}}, true,
+			"promptkit (devel)\npongo2 v6.0.0\n"},
+		{"no version recorded", &debug.BuildInfo{Deps: []*debug.Module{pongo2}}, true, "promptkit (devel)\npongo2 v6.0.0\n"},
+		{"pongo2 replaced", &debug.BuildInfo{Main: debug.Module{Version: "v1.0.0"}, Deps: []*debug.Module{
+			{Path: "github.com/flosch/pongo2/v6", Version: "v6.0.0", Replace: &debug.Module{Path: "../pongo2", Version: ""}}}}, true,
+			"promptkit v1.0.0\npongo2 v6.0.0 => ../pongo2 \n"},
+		{"no pongo2", &debug.BuildInfo{Main: debug.Module{Version: "v1.0.0"}}, true, "promptkit v1.0.0\npongo2 (unknown)\n"},
+		{"no build information", nil, false, "promptkit (unknown: built without module information)\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, versionOf(tc.bi, tc.ok))
+		})
+	}
+}
+
+// TestDirBeforeTheCommand: --dir may come before the command, as global
+// flags do in go and git -C, for every command that reads a set.
+func TestDirBeforeTheCommand(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["name"]}}}`, map[string]string{"t.md": "你好，{{ name }}"})
+	other := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["name"]}}}`, map[string]string{"t.md": "再见，{{ name }}"})
+	runCases(t, []cliCase{
+		{"--dir DIR render", "", []string{"--dir", dir, "render", "t", "--var", "name=小王"}, exitOK, "你好，小王", ""},
+		{"--dir=DIR render", "", []string{"--dir=" + dir, "render", "t", "--var", "name=小王"}, exitOK, "你好，小王", ""},
+		{"-dir DIR render", "", []string{"-dir", dir, "render", "t", "--var", "name=小王"}, exitOK, "你好，小王", ""},
+		{"the command's --dir wins, as a repeated flag does", "", []string{"--dir", dir, "render", "t", "--dir", other, "--var", "name=小王"}, exitOK, "再见，小王", ""},
+		{"--dir DIR list", "", []string{"--dir", dir, "list"}, exitOK, "t  t.md  name\n", ""},
+		{"--dir DIR check", "", []string{"--dir", dir, "check"}, exitOK, "", ""},
+		{"--dir DIR builders", "", []string{"--dir", dir, "builders"}, exitOK, "", "the template set lacks the templates of"},
+		{"--dir for a command that reads no set", "", []string{"--dir", dir, "lint"}, exitUsage, "", "promptkit: lint does not read a template set: --dir does not apply"},
+		{"--dir without a value", "", []string{"--dir"}, exitUsage, "", "promptkit: --dir needs a value"},
+		{"--dir without a command", "", []string{"--dir", dir}, exitUsage, "", "promptkit: --dir DIR needs a command after it"},
+		{"another flag before the command", "", []string{"--vars", "x", "render"}, exitUsage, "", "promptkit: unknown flag --vars before the command"},
+	})
+}
+
+// TestCheckDir: "check DIR" is "check --dir DIR".
+func TestCheckDir(t *testing.T) {
+	good := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x"]}}}`, map[string]string{"t.md": "{{ x }}"})
+	unused := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x","spare"]}}}`, map[string]string{"t.md": "{{ x }}"})
+	runCases(t, []cliCase{
+		{"check DIR", "", []string{"check", good}, exitOK, "", ""},
+		{"check DIR reports as check --dir DIR does", "", []string{"check", unused}, exitPrompt, "t.md: template \"t\": declared variables never used: spare\n", ""},
+		{"DIR and --dir", "", []string{"check", good, "--dir", unused}, exitUsage, "", "check takes the directory once: DIR or --dir DIR"},
+		{"two directories", "", []string{"check", good, unused}, exitUsage, "", "check takes one directory"},
+	})
+	code, stdout, _ := runCLI(t, "", "check", filepath.Join(good, "nope"))
+	assert.Equal(t, exitPrompt, code)
+	assert.Contains(t, stdout, filepath.Join(good, "nope")+": ")
+}
+
+// TestFlagErrors: flag errors spell flags as users type them, and a
+// duration flag gives an example.
+func TestFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	runCases(t, []cliCase{
+		{"a duration that does not parse", "", []string{"watch", "--dir", dir, "--debounce", "150"}, exitUsage, "",
+			`promptkit watch: --debounce "150": not a duration; write one such as --debounce 150ms (units: ms, s, m, h)` + "\n"},
+		{"a duration flag without its value", "", []string{"watch", "--dir", dir, "--max-wait"}, exitUsage, "",
+			"promptkit watch: --max-wait needs a duration, e.g. --max-wait 150ms\n"},
+		{"an unknown flag", "", []string{"list", "--verbose"}, exitUsage, "", "promptkit list: unknown flag --verbose\n"},
+		{"an unknown flag given with a value", "", []string{"list", "--format=json"}, exitUsage, "", "promptkit list: unknown flag --format\n"},
+	})
 }

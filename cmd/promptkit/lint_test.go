@@ -51,8 +51,8 @@ func TestLintCommand(t *testing.T) {
 	}
 }
 
-// TestLintOwnFiles lints this command's own files and the packages of
-// issue 3: they hold no inline prompt. (CI lints the whole module.)
+// TestLintOwnFiles lints this command's own files and the packages that
+// build prompts: they hold no inline prompt. (CI lints the whole module.)
 func TestLintOwnFiles(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "lint", "build.go", "builders.go", "lint.go", "../../builders", "../../service", "../../lint")
 	assert.Equal(t, exitOK, code, stdout+stderr)

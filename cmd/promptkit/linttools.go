@@ -11,13 +11,20 @@ import (
 //promptkit:allow-inline CLI help text for people, not a prompt
 const lintToolsUsage = `Usage: promptkit lint-tools FILE.json
 
-Checks the descriptions in a JSON list of tool specs (objects with name,
-type, description and input_schema; FILE may be - for stdin). A
-description says when and why to use the tool, what it returns and how it
-fails; it does not list the schema's parameters, carry a parameters
+Checks the descriptions of the tools in FILE (- for stdin): a JSON list of
+tools, or an object with the list under "tools", each tool in one of the
+forms models are given:
+
+  {"name", "description", "input_schema"}                  (Anthropic)
+  {"name", "description", "parameters"}                    (bare; MCP's inputSchema too)
+  {"type": "function", "function": {"name", "description", "parameters"}}   (OpenAI)
+
+A description says when and why to use the tool, what it returns and how
+it fails; it does not list the schema's parameters, carry a parameters
 section, or describe the implementation (the API it calls, the table it
 reads). Prints every problem, one a line, as FILE: tool "NAME": message,
-and exits 1 if anything is found.
+and exits 1 if anything is found; a file that cannot be read, is not JSON
+or holds no tools is bad usage (exit 2), as for render --vars.
 
 Example:
   promptkit lint-tools tools.json
@@ -40,11 +47,11 @@ func runLintTools(c *cli, args []string) error {
 		data, err = os.ReadFile(file)
 	}
 	if err != nil {
-		return err
+		return usagef("%v", err)
 	}
 	tools, err := contextstack.DecodeToolSpecs(data)
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return usagef("%s: %v", file, err)
 	}
 	problems, err := contextstack.LintTools(tools)
 	if err != nil {

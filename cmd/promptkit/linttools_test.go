@@ -32,10 +32,19 @@ const badTools = `[
   {"name": "noop"}
 ]`
 
+// openAITools is badTools' first two tools in OpenAI's request form.
+const openAITools = `{"model": "m", "tools": [
+  {"type": "function", "function": {"name": "search_users",
+   "description": "搜索用户\n参数：\n- keyword: 搜索词",
+   "parameters": {"type": "object", "properties": {"keyword": {"type": "string"}}}}},
+  {"type": "function", "function": {"name": "recent_history", "description": "从 chat_records 表查询最近 N 条消息"}}
+]}`
+
 func TestLintToolsCommand(t *testing.T) {
 	good := writeToolsFile(t, "good.json", goodTools)
 	bad := writeToolsFile(t, "bad.json", badTools)
-	notList := writeToolsFile(t, "object.json", `{"name":"x"}`)
+	notTools := writeToolsFile(t, "object.json", `{"title":"x"}`)
+	openAI := writeToolsFile(t, "openai.json", openAITools)
 
 	tests := []struct {
 		name   string
@@ -57,12 +66,23 @@ func TestLintToolsCommand(t *testing.T) {
 		{"stdin", badTools, []string{"lint-tools", "-"}, exitPrompt, "", ""},
 		{"stdin clean", goodTools, []string{"lint-tools", "-"}, exitOK, "", ""},
 		{"empty list", "[]", []string{"lint-tools", "-"}, exitOK, "", ""},
-		{"not a list", "", []string{"lint-tools", notList}, exitPrompt, "", "contextstack: invalid JSON: want a list of tool specs"},
-		{"invalid JSON", "[{", []string{"lint-tools", "-"}, exitPrompt, "", "-: contextstack: invalid JSON"},
-		{"missing file", "", []string{"lint-tools", filepath.Join(t.TempDir(), "nope.json")}, exitPrompt, "", "no such file"},
+		{"neither tool form", "", []string{"lint-tools", notTools}, exitUsage, "",
+			notTools + `: contextstack: invalid JSON: tool spec 0: no name: not a tool (each {"name", "description", "input_schema" or "parameters"}, or {"type": "function", "function": {"name", "description", "parameters"}})`},
+		{"not a tool list", `"search"`, []string{"lint-tools", "-"}, exitUsage, "", "-: contextstack: invalid JSON: not a tool list"},
+		{"invalid JSON, as render --vars", "[{", []string{"lint-tools", "-"}, exitUsage, "", "-: contextstack: invalid JSON: unexpected end of JSON input"},
+		{"missing file", "", []string{"lint-tools", filepath.Join(t.TempDir(), "nope.json")}, exitUsage, "", "no such file"},
+		{"OpenAI's tool format, under tools", "", []string{"lint-tools", openAI}, exitPrompt,
+			openAI + `: tool "search_users": description has a parameters section ("参数："); the input schema carries the parameters` + "\n" +
+				openAI + `: tool "search_users": description lists parameters already in the input schema: "keyword"; keep names, types, required flags and defaults in the schema` + "\n" +
+				openAI + `: tool "recent_history": description describes implementation (reads a table: "从 chat_records 表"); say when and why to use the tool, not how it works` + "\n",
+			""},
+		{"OpenAI's tool format, in a list", `[{"type": "function", "function": {"name": "noop", "parameters": {"type": "object"}}}]`, []string{"lint-tools", "-"}, exitPrompt,
+			`-: tool "noop": description is empty; say when and why to use the tool and how it fails` + "\n", ""},
+		{"the bare form", `[{"name": "recent_history", "description": "从 chat_records 表查询最近 N 条消息", "parameters": {}}]`, []string{"lint-tools", "-"}, exitPrompt,
+			`-: tool "recent_history": description describes implementation (reads a table: "从 chat_records 表"); say when and why to use the tool, not how it works` + "\n", ""},
 		{"no file", "", []string{"lint-tools"}, exitUsage, "", "exactly one FILE.json"},
 		{"two files", "", []string{"lint-tools", good, bad}, exitUsage, "", "exactly one FILE.json"},
-		{"unknown flag", "", []string{"lint-tools", good, "--dir", "x"}, exitUsage, "", "flag provided but not defined"},
+		{"unknown flag", "", []string{"lint-tools", good, "--dir", "x"}, exitUsage, "", "unknown flag --dir"},
 		{"help", "", []string{"lint-tools", "--help"}, exitOK, "", ""},
 	}
 	for _, tc := range tests {
@@ -95,4 +115,15 @@ func TestLintToolsHelp(t *testing.T) {
 
 	_, stdout, _ = runCLI(t, "", "--help")
 	assert.Contains(t, stdout, "lint-tools")
+}
+
+// TestLintToolsBadJSONExitsAsRenderVars: bad JSON is the same mistake in
+// both commands, so it has the same exit code.
+func TestLintToolsBadJSONExitsAsRenderVars(t *testing.T) {
+	for _, in := range []string{"{", "[1,", "not json"} {
+		vars, _, _ := runCLI(t, in, "render", "title", "--vars", "-")
+		tools, _, _ := runCLI(t, in, "lint-tools", "-")
+		assert.Equal(t, vars, tools, in)
+		assert.Equal(t, exitUsage, tools, in)
+	}
 }

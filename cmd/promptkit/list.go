@@ -18,7 +18,7 @@ Example:
 
 func runList(c *cli, args []string) error {
 	fs := c.newFlags("list", listUsage)
-	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	pos, err := c.parse(fs, listUsage, args)
 	if err != nil {
 		return err

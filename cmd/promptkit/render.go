@@ -2,19 +2,24 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
 const renderUsage = `Usage: promptkit render NAME [--messages] [--var KEY=VALUE]... [--vars FILE|-] [--dir DIR]
 
-Renders template NAME and prints the result exactly, with nothing added.
+Renders template NAME and prints the result exactly. On a terminal, a
+result that does not end with a newline gets one, so the shell prompt
+starts on a line of its own; piped or redirected, nothing is added.
 --vars reads a JSON object (lists and objects feed loops; numbers keep
 their form); --var sets one string variable and wins over --vars.
 --messages renders into chat messages ({% chat %} blocks; a template
 without them is one user message) and prints them as a JSON array:
-[{"role": "system", "content": "…"}, …]. A chat template needs it.
+[{"role": "system", "content": "…"}, …]. A chat template needs it: it
+renders to messages, not to one text.
 
 Example:
   promptkit render agent_system --var title=周报 --var intent="整理本周进展" --var bot_name=麦麦
@@ -23,7 +28,7 @@ Example:
 
 func runRender(c *cli, args []string) error {
 	fs := c.newFlags("render", renderUsage)
-	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	varsFile := fs.String("vars", "", "JSON object of variables, or - for stdin")
 	messages := fs.Bool("messages", false, "print chat messages as JSON")
 	var pairs varFlags
@@ -59,11 +64,17 @@ func runRender(c *cli, args []string) error {
 		return nil
 	}
 	out, err := m.Render(pos[0], vars)
+	if errors.Is(err, manager.ErrChatTemplate) {
+		where := ""
+		if me := (*manager.Error)(nil); errors.As(err, &me) && me.Path != "" {
+			where = me.Path + ": "
+		}
+		return fmt.Errorf("%stemplate %q is a chat template: it renders to messages, not text; use --messages to print them as JSON", where, pos[0])
+	}
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(c.stdout, out)
-	if err != nil {
+	if err := c.writePrompt(out); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil

@@ -35,8 +35,8 @@ func TestRenderMessagesCommand(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "", "render", "c", "--dir", dir, "--var", "q=x", "--var", "img=https://e.x/a.png")
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
-	assert.Contains(t, stderr, "is a chat template")
-	assert.Contains(t, stderr, "RenderMessages")
+	assert.Equal(t, `promptkit render: c.md: template "c" is a chat template: it renders to messages, not text; use --messages to print them as JSON`+"\n", stderr)
+	assert.NotContains(t, stderr, "RenderMessages", "the CLI speaks in flags, not Go methods")
 
 	code, _, stderr = runCLI(t, "", "render", "--messages", "c", "--dir", dir, "--var", "q=x", "--var", "img=page.png")
 	assert.Equal(t, 1, code)

@@ -44,7 +44,7 @@ type watchLine struct {
 
 func runWatch(c *cli, args []string) error {
 	fs := c.newFlags("watch", watchUsage)
-	dir := fs.String("dir", "", "template set directory")
+	dir := c.dirFlag(fs, "template set directory")
 	debounce := fs.Duration("debounce", manager.DefaultDebounce, "quiet period")
 	maxWait := fs.Duration("max-wait", 0, "maximum wait")
 	poll := fs.Duration("poll", 0, "polling interval")

@@ -1,7 +1,7 @@
 // Command table turns the raw results of bench/run.sh into one Markdown
 // report: per workload, every engine's median ns/op, B/op, allocs/op,
-// renders per second and ratio to promptkit's Render; the issue's targets
-// with the measured figures; template sets of 10, 1,000 and 10,000; and
+// renders per second and ratio to promptkit's Render; the performance
+// targets with the measured figures; template sets of 10, 1,000 and 10,000; and
 // the cold start of the CLI.
 //
 //	table -go engines.txt -manager sets.txt -ext external.jsonl -coldstart coldstart.json
@@ -290,7 +290,7 @@ func (r report) targets(ws []bench.Workload, engines map[string]samples, ext []e
 		}
 		return 0, false
 	}
-	r.f("### Targets (issue 8)\n\nRatios between Go engines are medians of the per-round ratios; Jinja2's is a ratio of medians.\n\n")
+	r.f("### Targets\n\nRatios between Go engines are medians of the per-round ratios; Jinja2's is a ratio of medians.\n\n")
 	r.f("| target | measured | met |\n|---|---|---|\n")
 	type check struct {
 		label string
