@@ -83,6 +83,12 @@ func (c cache) store(s *Set, info Info, ref string) (meta, error) {
 	return m, nil
 }
 
+// drop removes manifest's set from the cache.
+func (c cache) drop(manifest string) {
+	os.Remove(c.setDir(manifest) + ".json")
+	os.RemoveAll(c.setDir(manifest))
+}
+
 // serving returns the manifest the current link points at ("" if none).
 func (c cache) serving() string {
 	target, err := os.Readlink(c.current())
@@ -145,8 +151,7 @@ func (c cache) prune(keep int, protect ...string) {
 		if i < keep || slices.Contains(protect, s.manifest) {
 			continue
 		}
-		os.Remove(c.setDir(s.manifest) + ".json")
-		os.RemoveAll(c.setDir(s.manifest))
+		c.drop(s.manifest)
 	}
 }
 

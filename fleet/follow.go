@@ -320,7 +320,14 @@ func (f *Follower) startLabel(ctx context.Context) error {
 		}
 	}
 	m, md, err := f.openCurrent(md, pollErr == nil)
-	if err != nil && pollErr == nil && prev != "" {
+	if errors.Is(err, ErrDigest) && pollErr == nil {
+		// The cached copy changed on disk: pull it afresh.
+		f.cache.drop(manifest)
+		if md, err = f.pull(ctx, manifest); err == nil {
+			m, md, err = f.openCurrent(md, true)
+		}
+	}
+	if err != nil && pollErr == nil && prev != "" && prev != manifest {
 		// The label's set does not load here: back to the last good one.
 		f.refused, f.refErr = manifest, err
 		pollErr = err
@@ -477,10 +484,11 @@ func refusal(err error) bool {
 
 // swap makes manifest's set serve: into the cache, the current link moved,
 // the manager reloaded; on failure the link moves back and the last good
-// set keeps serving.
+// set keeps serving. A cached copy that no longer makes its digest (changed
+// on disk) is pulled afresh, once.
 func (f *Follower) swap(ctx context.Context, manifest string) error {
-	md, ok := f.cache.lookup(manifest)
-	if !ok {
+	md, cached := f.cache.lookup(manifest)
+	if !cached {
 		var err error
 		if md, err = f.pull(ctx, manifest); err != nil {
 			return err
@@ -490,9 +498,12 @@ func (f *Follower) swap(ctx context.Context, manifest string) error {
 	if err != nil {
 		return err
 	}
-	err = f.m.Reload(ctx)
-	if err == nil {
-		err = checkServing(f.m, md)
+	err = f.reload(ctx, md)
+	if errors.Is(err, ErrDigest) && cached {
+		f.cache.drop(manifest)
+		if md, err = f.pull(ctx, manifest); err == nil {
+			err = f.reload(ctx, md)
+		}
 	}
 	if err != nil {
 		// Back to the last good set, on disk for a restart and in the
@@ -508,6 +519,14 @@ func (f *Follower) swap(ctx context.Context, manifest string) error {
 	f.cache.prune(f.cfg.keep, manifest, prev)
 	f.cfg.logger.Info("promptkit: new set serving", "ref", f.ref, "manifest", manifest, "digest", md.SetDigest, "generation", f.m.Generation())
 	return nil
+}
+
+// reload reloads the manager from the current link and checks it serves md.
+func (f *Follower) reload(ctx context.Context, md meta) error {
+	if err := f.m.Reload(ctx); err != nil {
+		return err
+	}
+	return checkServing(f.m, md)
 }
 
 func (f *Follower) servingDigest() string {
