@@ -98,3 +98,17 @@ func labelRef(s string) (registry.Reference, error) {
 	}
 	return ref, checkLabel(ref.Reference)
 }
+
+// Pinned returns the reference that pins ref's repository to manifest:
+// Pinned("reg/prompts:production", "sha256:…") is "reg/prompts@sha256:…".
+func Pinned(ref, manifest string) (string, error) {
+	r, err := parseRef(ref)
+	if err != nil {
+		return "", err
+	}
+	r.Reference = manifest
+	if err := r.ValidateReferenceAsDigest(); err != nil {
+		return "", fmt.Errorf("%w: %q: %v", ErrReference, manifest, err)
+	}
+	return r.String(), nil
+}

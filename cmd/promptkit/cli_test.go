@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 // runCLI runs the CLI in-process and returns exit code, stdout and stderr.
@@ -121,9 +123,14 @@ func TestListCommand(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "list", "--dir", dir)
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	require.Len(t, lines, 2)
-	assert.True(t, strings.HasPrefix(lines[0], "a "))
-	assert.Contains(t, lines[1], "x tone?=正式")
+	require.Len(t, lines, 3)
+	m, err := manager.Open(dir)
+	require.NoError(t, err)
+	defer m.Close()
+	assert.Equal(t, "digest "+m.Digest(), lines[0])
+	b, _ := m.Lookup("b")
+	assert.True(t, strings.HasPrefix(lines[1], "a "))
+	assert.Regexp(t, `^b +b\.md +`+b.Hash[:12]+` +x tone\?=正式$`, lines[2])
 
 	code, _, _ = runCLI(t, "", "list", "extra")
 	assert.Equal(t, 2, code)
@@ -133,7 +140,10 @@ func TestCheckCommand(t *testing.T) {
 	good := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x"]}}}`, map[string]string{"t.md": "{{ x }}"})
 	code, stdout, _ := runCLI(t, "", "check", "--dir", good)
 	assert.Equal(t, 0, code)
-	assert.Empty(t, stdout)
+	m, err := manager.Open(good)
+	require.NoError(t, err)
+	defer m.Close()
+	assert.Equal(t, "ok: 1 template, digest "+m.Digest()+"\n", stdout)
 
 	unused := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x","spare"]}}}`, map[string]string{"t.md": "{{ x }}"})
 	code, stdout, _ = runCLI(t, "", "check", "--dir", unused)
