@@ -59,10 +59,32 @@ http:
   addr: %s
 `
 
+// User and Password are the account of a registry started with
+// StartWithAuth. PasswordHash is Password's bcrypt hash (cost 4, so each
+// request's check is fast), as an htpasswd file holds it.
+const (
+	User         = "promptkit"
+	Password     = "promptkit-test"
+	PasswordHash = "$2b$04$LbiODeonhRiwnP8Nk5cKDOr.h8eMWGl0tuYDk.lMo/of4CAAghbeK"
+)
+
+// authConfig turns on HTTP basic authentication against an htpasswd file.
+const authConfig = `auth:
+  htpasswd:
+    realm: promptkit-test
+    path: %s
+`
+
 // Start starts a registry for the test and stops it when the test ends.
 // It skips the test where /usr/bin/docker-registry (or $PROMPTKIT_REGISTRY)
 // is absent.
-func Start(t testing.TB) *Registry {
+func Start(t testing.TB) *Registry { return start(t, false) }
+
+// StartWithAuth is Start for a registry that lets only User in, with
+// Password (HTTP basic authentication).
+func StartWithAuth(t testing.TB) *Registry { return start(t, true) }
+
+func start(t testing.TB, withAuth bool) *Registry {
 	t.Helper()
 	bin := os.Getenv("PROMPTKIT_REGISTRY")
 	if bin == "" {
@@ -78,6 +100,13 @@ func Start(t testing.TB) *Registry {
 	}
 	config := filepath.Join(dir, "config.yml")
 	data := fmt.Sprintf(configTemplate, filepath.Join(dir, "storage"), host)
+	if withAuth {
+		htpasswd := filepath.Join(dir, "htpasswd")
+		if err := os.WriteFile(htpasswd, []byte(User+":"+PasswordHash+"\n"), 0o600); err != nil {
+			t.Fatalf("registrytest: %v", err)
+		}
+		data += fmt.Sprintf(authConfig, htpasswd)
+	}
 	if err := os.WriteFile(config, []byte(data), 0o644); err != nil {
 		t.Fatalf("registrytest: %v", err)
 	}
@@ -127,7 +156,8 @@ func (r *Registry) start() {
 	}
 }
 
-// waitReady polls GET /v2/ until the registry answers 200.
+// waitReady polls GET /v2/ until the registry answers 200 (or 401, when
+// it asks for credentials).
 func waitReady(host string, done <-chan struct{}, limit time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -136,7 +166,7 @@ func waitReady(host string, done <-chan struct{}, limit time.Duration) error {
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusUnauthorized {
 				return nil
 			}
 		}
