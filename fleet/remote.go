@@ -154,11 +154,17 @@ func checkEmpty(dir string) error {
 
 // installSet writes s into a new directory beside dir, loads it from there
 // as a host would (manager.Open) and checks its digest, then renames it
-// to dir (which may exist if empty).
+// to dir (which may exist, empty).
 func installSet(s *Set, dir string) error {
 	tmp, err := writeTemp(s, filepath.Dir(filepath.Clean(dir)))
 	if err != nil {
 		return err
+	}
+	// os.Rename refuses to replace a directory, even an empty one: remove
+	// it first (os.Remove removes only an empty directory).
+	if err := os.Remove(dir); err != nil && !os.IsNotExist(err) {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("fleet: %w", err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		os.RemoveAll(tmp)

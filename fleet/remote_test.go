@@ -82,3 +82,32 @@ func TestPushPullTagHistory(t *testing.T) {
 	require.Len(t, h.Entries, 1)
 	assert.True(t, h.Entries[0].Current)
 }
+
+func TestPullInto(t *testing.T) {
+	reg, c := startRegistry(t)
+	ctx := testContext(t, time.Minute)
+	repo := reg.Host + "/prompts"
+	s1, err := Load(writeDir(t, setFiles("one")))
+	require.NoError(t, err)
+	_, err = c.Push(ctx, s1, repo+":v1", "")
+	require.NoError(t, err)
+
+	// An existing empty directory is filled.
+	empty := t.TempDir()
+	_, err = c.Pull(ctx, repo+":v1", empty)
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(empty, "parts", "sign.md"))
+	require.NoError(t, err)
+	assert.Equal(t, "[one]", string(data))
+
+	// A pull that fails leaves nothing behind, not even its temporary directory.
+	s2, err := Load(writeDir(t, setFiles("two")))
+	require.NoError(t, err)
+	pushRaw(t, ctx, c, repo+":forged", &Set{Digest: s1.Digest, Files: s2.Files}, ArtifactType)
+	parent := t.TempDir()
+	_, err = c.Pull(ctx, repo+":forged", filepath.Join(parent, "set"))
+	require.ErrorIs(t, err, ErrDigest)
+	entries, err := os.ReadDir(parent)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+}
