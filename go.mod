@@ -1,14 +1,18 @@
 module github.com/seed-e7d2830f/promptkit
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/flosch/pongo2/v6 v6.0.0
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/opencontainers/go-digest v1.0.0
+	github.com/opencontainers/image-spec v1.1.1
 	github.com/stretchr/testify v1.12.1
+	oras.land/oras-go/v2 v2.7.0
 )
 
 require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.13.0 // indirect
 )

@@ -1,6 +1,6 @@
 module github.com/seed-e7d2830f/promptkit/bench
 
-go 1.26
+go 1.26.0
 
 replace github.com/seed-e7d2830f/promptkit => ../
 

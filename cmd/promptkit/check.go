@@ -10,7 +10,8 @@ const checkUsage = `Usage: promptkit check [DIR | --dir DIR]
 
 Loads and checks a whole template set and prints every problem, one a
 line, as path:line:col: message. Declared variables that a template never
-uses are problems here too. Exits 1 if anything is found. The set is DIR
+uses are problems here too. Exits 1 if anything is found; otherwise prints
+one line with the number of templates and the set's digest. The set is DIR
 (the same as --dir DIR), or the embedded set without either.
 
 Example:
@@ -48,5 +49,10 @@ func runCheck(c *cli, args []string) error {
 	if n > 0 {
 		return errReported
 	}
+	noun := "templates"
+	if len(m.Templates()) == 1 {
+		noun = "template"
+	}
+	fmt.Fprintf(c.stdout, "ok: %d %s, digest %s\n", len(m.Templates()), noun, m.Digest())
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 // Exit codes, the same for every command.
 const (
 	exitOK     = 0
-	exitPrompt = 1 // a prompt error: unknown template, variables, syntax, index, sandbox
+	exitPrompt = 1 // a prompt error: unknown template, variables, syntax, index, sandbox; or a registry's
 	exitUsage  = 2 // bad usage: unknown command or flag, wrong arguments
 )
 
@@ -48,6 +48,10 @@ func commands() []command {
 		{"builders", "list the builders the set serves, with their templates and data keys", true, runBuilders},
 		{"lint", "find prompts written inline in Go source", false, runLint},
 		{"lint-tools", "check tool descriptions: when and why, not parameters or internals", false, runLintTools},
+		{"push", "check a template set and push it to an OCI registry", false, runPush},
+		{"pull", "pull a template set from an OCI registry, verifying its digest", false, runPull},
+		{"tag", "point a label at a pushed set: promote, or roll back", false, runTag},
+		{"history", "list where a label has pointed, from the registry", false, runHistory},
 	}
 }
 
@@ -97,7 +101,7 @@ Example:
   promptkit render title --var intent="查询明天的天气"
   promptkit --dir ./prompts check
 
-Exit codes: 0 ok, 1 a prompt error, 2 bad usage.
+Exit codes: 0 ok, 1 a prompt error (or a registry's), 2 bad usage.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

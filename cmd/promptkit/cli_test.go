@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 // runCLI runs the CLI in-process and returns exit code, stdout and stderr.
@@ -46,6 +48,25 @@ func runCases(t *testing.T, cases []cliCase) {
 			}
 		})
 	}
+}
+
+// digestOf is the digest of the set in dir; hashOf one template's hash.
+func digestOf(t *testing.T, dir string) string {
+	t.Helper()
+	m, err := manager.Open(dir)
+	require.NoError(t, err)
+	defer m.Close()
+	return m.Digest()
+}
+
+func hashOf(t *testing.T, dir, name string) string {
+	t.Helper()
+	m, err := manager.Open(dir)
+	require.NoError(t, err)
+	defer m.Close()
+	tpl, ok := m.Lookup(name)
+	require.True(t, ok)
+	return tpl.Hash
 }
 
 // writeSet writes a template set into a temp dir.
@@ -125,9 +146,14 @@ func TestListCommand(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "list", "--dir", dir)
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	require.Len(t, lines, 2)
-	assert.True(t, strings.HasPrefix(lines[0], "a "))
-	assert.Contains(t, lines[1], "x tone?=正式")
+	require.Len(t, lines, 3)
+	m, err := manager.Open(dir)
+	require.NoError(t, err)
+	defer m.Close()
+	assert.Equal(t, "digest "+m.Digest(), lines[0])
+	b, _ := m.Lookup("b")
+	assert.True(t, strings.HasPrefix(lines[1], "a "))
+	assert.Regexp(t, `^b +b\.md +`+b.Hash[:12]+` +x tone\?=正式$`, lines[2])
 
 	code, _, _ = runCLI(t, "", "list", "extra")
 	assert.Equal(t, 2, code)
@@ -137,7 +163,10 @@ func TestCheckCommand(t *testing.T) {
 	good := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x"]}}}`, map[string]string{"t.md": "{{ x }}"})
 	code, stdout, _ := runCLI(t, "", "check", "--dir", good)
 	assert.Equal(t, 0, code)
-	assert.Empty(t, stdout)
+	m, err := manager.Open(good)
+	require.NoError(t, err)
+	defer m.Close()
+	assert.Equal(t, "ok: 1 template, digest "+m.Digest()+"\n", stdout)
 
 	unused := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x","spare"]}}}`, map[string]string{"t.md": "{{ x }}"})
 	code, stdout, _ = runCLI(t, "", "check", "--dir", unused)
@@ -218,8 +247,8 @@ func TestDirBeforeTheCommand(t *testing.T) {
 		{"--dir=DIR render", "", []string{"--dir=" + dir, "render", "t", "--var", "name=小王"}, exitOK, "你好，小王", ""},
 		{"-dir DIR render", "", []string{"-dir", dir, "render", "t", "--var", "name=小王"}, exitOK, "你好，小王", ""},
 		{"the command's --dir wins, as a repeated flag does", "", []string{"--dir", dir, "render", "t", "--dir", other, "--var", "name=小王"}, exitOK, "再见，小王", ""},
-		{"--dir DIR list", "", []string{"--dir", dir, "list"}, exitOK, "t  t.md  name\n", ""},
-		{"--dir DIR check", "", []string{"--dir", dir, "check"}, exitOK, "", ""},
+		{"--dir DIR list", "", []string{"--dir", dir, "list"}, exitOK, "digest " + digestOf(t, dir) + "\nt  t.md  " + hashOf(t, dir, "t")[:12] + "  name\n", ""},
+		{"--dir DIR check", "", []string{"--dir", dir, "check"}, exitOK, "ok: 1 template, digest " + digestOf(t, dir) + "\n", ""},
 		{"--dir DIR builders", "", []string{"--dir", dir, "builders"}, exitOK, "", "the template set lacks the templates of"},
 		{"--dir for a command that reads no set", "", []string{"--dir", dir, "lint"}, exitUsage, "", "promptkit: lint does not read a template set: --dir does not apply"},
 		{"--dir without a value", "", []string{"--dir"}, exitUsage, "", "promptkit: --dir needs a value"},
@@ -233,7 +262,7 @@ func TestCheckDir(t *testing.T) {
 	good := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x"]}}}`, map[string]string{"t.md": "{{ x }}"})
 	unused := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x","spare"]}}}`, map[string]string{"t.md": "{{ x }}"})
 	runCases(t, []cliCase{
-		{"check DIR", "", []string{"check", good}, exitOK, "", ""},
+		{"check DIR", "", []string{"check", good}, exitOK, "ok: 1 template, digest " + digestOf(t, good) + "\n", ""},
 		{"check DIR reports as check --dir DIR does", "", []string{"check", unused}, exitPrompt, "t.md: template \"t\": declared variables never used: spare\n", ""},
 		{"DIR and --dir", "", []string{"check", good, "--dir", unused}, exitUsage, "", "check takes the directory once: DIR or --dir DIR"},
 		{"two directories", "", []string{"check", good, unused}, exitUsage, "", "check takes one directory"},

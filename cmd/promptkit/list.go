@@ -9,8 +9,10 @@ import (
 //promptkit:allow-inline CLI help text with an example, not a prompt
 const listUsage = `Usage: promptkit list [--dir DIR]
 
-Lists the templates of a set: name, path and variables (optional ones
-with "?", defaults after "=").
+Lists the templates of a set: the set's digest first (what hosts report
+and registries carry, see promptkit push), then one line per template:
+name, path, the first 12 hex digits of its hash, and its variables
+(optional ones with "?", defaults after "=").
 
 Example:
   promptkit list --dir ./prompts
@@ -32,6 +34,7 @@ func runList(c *cli, args []string) error {
 		return errReported
 	}
 	defer m.Close()
+	fmt.Fprintf(c.stdout, "digest %s\n", m.Digest())
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	for _, t := range m.Templates() {
 		vars := make([]string, len(t.Variables))
@@ -45,7 +48,7 @@ func runList(c *cli, args []string) error {
 			}
 			vars[i] = s
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.Path, strings.Join(vars, " "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Path, t.Hash[:min(12, len(t.Hash))], strings.Join(vars, " "))
 	}
 	return tw.Flush()
 }
