@@ -14,11 +14,18 @@
 //     knowledge-base chunks, tool results and history;
 //   - contextstack: typed, prioritised layers that assemble the system
 //     prompt, tools and documents of every model call;
+//   - fleet: template sets as OCI artifacts (push, pull, tag, history)
+//     and hosts that follow a registry label;
 //   - lint: finds prompt text written inline in Go source;
+//   - internal/jinja: the Jinja front end (lexer, parser, syntax tree, the
+//     checks and their diagnostics), which knows nothing of the engine;
+//   - internal/engine: the runtime behind the one door to pongo2: values,
+//     filters, tests, methods and the tags pongo2 executes;
 //   - internal/watch: the debounced trigger over file-system events (with
 //     polling) that hot reload waits on;
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
+//   - internal/registrytest: a real OCI registry for tests;
 //   - cmd/promptkit: the CLI for template authors and CI.
 package promptkit
 

@@ -2,7 +2,6 @@ package manager
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"testing"
 	"testing/fstest"
 	"text/template"
-
-	"github.com/flosch/pongo2/v6"
 )
 
 // The benchmarks of issue 2 and 8. The workload lives in testdata/bench
@@ -133,34 +130,6 @@ func benchCheck(tb testing.TB, engine string, w benchWorkload, got string, err e
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite testdata/bench/*.pongo2 from the current translation")
-
-// TestBenchPongo2Source keeps testdata/bench/NAME.pongo2, the pongo2 source
-// promptkit translates each workload into, current: the bench/ module
-// executes it with raw pongo2 (the same compiled template Render runs).
-// go test ./manager -run BenchPongo2Source -update rewrites the files.
-func TestBenchPongo2Source(t *testing.T) {
-	ws := loadBenchWorkloads(t)
-	m := benchManager(t, ws)
-	for _, w := range ws {
-		file := filepath.Join("testdata", "bench", w.name+".pongo2")
-		src := m.cur.Load().templates[w.name].source
-		if *update {
-			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(data) != src {
-			t.Errorf("%s is not the current translation of %s.jinja: go test ./manager -run BenchPongo2Source -update", file, w.name)
-		}
-	}
-}
-
 // BenchmarkRender measures promptkit's Render (and RenderMessages of the
 // chat variant) beside raw pongo2 executing the same compiled template and
 // beside text/template, in one run.
@@ -168,7 +137,6 @@ func BenchmarkRender(b *testing.B) {
 	ws := loadBenchWorkloads(b)
 	m := benchManager(b, ws)
 	for _, w := range ws {
-		c := m.cur.Load().templates[w.name]
 		tt := benchTextTemplate(b, w)
 		b.Run(w.name+"/promptkit", func(b *testing.B) {
 			got, err := m.Render(w.name, w.vars)
@@ -186,16 +154,6 @@ func BenchmarkRender(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := m.RenderMessages(w.name+"_chat", w.vars); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(w.name+"/pongo2", func(b *testing.B) {
-			got, err := c.pt.Execute(pongo2.Context(w.vars))
-			benchCheck(b, "pongo2", w, got, err)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := c.pt.Execute(pongo2.Context(w.vars)); err != nil {
 					b.Fatal(err)
 				}
 			}

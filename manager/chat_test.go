@@ -99,7 +99,7 @@ func TestRenderMessagesRoleExpression(t *testing.T) {
 		{"System", `unknown chat role "System"`},
 		{"system\n", `unknown chat role "system\n"`},
 		{int64(1), "chat role must be a string, not integer"},
-		{nil, "chat role must be a string, not undefined"},
+		{nil, "chat role must be a string, not None"},
 	} {
 		_, err := m.RenderMessages("t", map[string]any{"turns": []any{map[string]any{"role": tc.role, "text": "x"}}})
 		require.ErrorIs(t, err, manager.ErrTemplate)

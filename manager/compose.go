@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -198,7 +199,7 @@ func (p *Prompt) Render(vars map[string]any) (string, error) {
 	s, c, final, err := p.prepare(vars)
 	var out string
 	if err == nil {
-		out, err = c.render(final, p.m.cfg)
+		out, err = c.render(context.Background(), final, p.m.cfg)
 	}
 	if o != nil {
 		observeRender(o, s, p.name, c, false, start, len(out), err)
@@ -218,7 +219,7 @@ func (p *Prompt) RenderMessages(vars map[string]any) ([]Message, error) {
 	s, c, final, err := p.prepare(vars)
 	var msgs []Message
 	if err == nil {
-		msgs, err = c.renderMessages(final, p.m.cfg)
+		msgs, err = c.renderMessages(context.Background(), final, p.m.cfg)
 	}
 	if o != nil {
 		observeRender(o, s, p.name, c, true, start, messagesBytes(msgs), err)

@@ -29,8 +29,9 @@ var (
 	// outside the template root.
 	ErrSandbox = errors.New("manager: sandbox violation")
 	// ErrUnsupported is returned at load for a construct promptkit does not
-	// support; the message names the supported alternative.
-	ErrUnsupported = errors.New("manager: unsupported construct")
+	// support; the message names the supported alternative. It is a kind of
+	// ErrTemplate: errors.Is(err, ErrTemplate) holds for it too.
+	ErrUnsupported = fmt.Errorf("manager: unsupported construct (%w)", ErrTemplate)
 	// ErrOutputLimit is returned when one render would exceed the configured
 	// output size (see WithMaxOutputBytes).
 	ErrOutputLimit = errors.New("manager: output limit exceeded")
@@ -44,6 +45,14 @@ var (
 	// ErrVariableFunc is returned when a function bound to a variable (see
 	// WithFunc) fails or panics.
 	ErrVariableFunc = errors.New("manager: variable function failed")
+	// ErrRaised is returned when a template calls raise_exception(message),
+	// as Hugging Face chat templates do to refuse a conversation they cannot
+	// format; the error's message is the template's own.
+	ErrRaised = errors.New("manager: the template raised an exception")
+	// ErrCanceled is returned when a render's context is cancelled or
+	// reaches its deadline (RenderContext, WithMaxRenderTime); the error
+	// also wraps the context's error.
+	ErrCanceled = errors.New("manager: render cancelled")
 )
 
 // Error is one problem with one template. It says where (template name,
@@ -103,6 +112,9 @@ func (e *Error) Unwrap() []error {
 // all of them.
 type LoadError struct {
 	Problems []*Error
+	// Unused lists, by template, declared variables the template never
+	// reads: reported by promptkit check beside the problems.
+	Unused map[string][]string
 }
 
 // Error prints one problem a line.

@@ -41,7 +41,7 @@ func ExampleManager_Render_errors() {
 	fmt.Println(errors.Is(err, manager.ErrUnknownTemplate))
 	// Output:
 	// true templates/title.md: template "title": missing variables: intent
-	// true templates/title.md: template "title": extra variables not declared in index.json: intnet
+	// true templates/title.md: template "title": extra variables not declared in index.json: intnet; did you mean "intent" for "intnet"?
 	// true
 }
 

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
 
 // IndexFile is the name of the index at the root of every template set.
@@ -45,7 +47,11 @@ var (
 // reservedNames cannot be variables: Jinja keywords and the names the
 // translation onto pongo2 uses.
 func reservedName(name string) bool {
-	if isReserved(name) || strings.HasPrefix(name, "_pk") {
+	switch name {
+	case "and", "or", "not", "in", "is", "if", "else", "true", "false", "none", "True", "False", "None":
+		return true
+	}
+	if strings.HasPrefix(name, "_pk") {
 		return true
 	}
 	switch name {
@@ -276,15 +282,17 @@ func jsonError(data []byte, err error) *Error {
 	}
 	if off > 0 {
 		// Offset counts the offending byte itself: point at it.
-		p := newPositions(string(data)).at(int(min(off-1, int64(len(data)))))
-		e.Line, e.Col = p.line, p.col
+		src := jinja.NewSource(IndexFile, string(data))
+		e.Line, e.Col = src.Position(jinja.Pos(min(off-1, int64(len(data)))))
 	}
 	return e
 }
 
 // DecodeJSON decodes JSON the way promptkit passes values to templates:
 // integers stay integers (int64), other numbers become float64, null
-// becomes Python's None (printed "None").
+// becomes nil (Python's None, printed "None"). An integer beyond the
+// int64 range stays a json.Number, which a render refuses with an error
+// rather than print a rounded float in its place.
 func DecodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -300,14 +308,13 @@ func DecodeJSON(data []byte) (any, error) {
 
 func normalizeJSON(v any) any {
 	switch x := v.(type) {
-	case nil:
-		return none
 	case json.Number:
 		s := x.String()
 		if !strings.ContainsAny(s, ".eE") {
 			if i, err := x.Int64(); err == nil {
 				return i
 			}
+			return x
 		}
 		f, _ := x.Float64()
 		return f

@@ -5,14 +5,22 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
 
-	"github.com/flosch/pongo2/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/engine"
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
+
+// Loading: read index.json, then for each entry parse its file with the
+// Jinja front end, check it (every name declared or local, every
+// construct supported, includes resolved and confined), and compile it
+// with the engine. A set with any problem is refused whole, with every
+// problem of every template.
 
 // A snapshot is one loaded, fully checked template set. It is immutable:
 // a reload builds a new one and swaps it in whole.
@@ -27,54 +35,60 @@ type snapshot struct {
 // compiled is one template, ready to render.
 type compiled struct {
 	info     Template
-	pt       *pongo2.Template
-	source   string // the pongo2 source, for debugging and benchmarks
-	required []string
+	tmpl     *engine.Template
 	declared map[string]*Variable
-	defaults map[string]any // optional variables with a default
-	unused   []string       // declared but never referenced
-	chat     bool           // has {% chat %} blocks: renders with RenderMessages
-	run      *rootCapture   // the body and execution context a render runs (captured at load)
+	unused   []string // declared but never referenced
+	chat     bool     // has {% chat %} blocks: renders with RenderMessages
+	sizes    []int    // the source size of the entry's file and each file it includes
 }
 
-// loader holds the state of one load: parsed files are shared between
+// loader holds the state of one load: files are read once and shared by
 // the entries that use or include them.
 type loader struct {
 	fsys     fs.FS
 	cfg      *config
-	set      *pongo2.TemplateSet
-	parsed   map[string]parsedFile
+	set      *engine.Set
+	read     map[string]readFile
 	files    map[string][]byte // every file read, for the set's digest
 	problems []*Error
+	unused   map[string][]string
+	prev     *snapshot // the set serving, when reloading (for the empty-file check)
 }
 
-type parsedFile struct {
-	nodes []node
-	src   string
-	err   error
+type readFile struct {
+	data []byte
+	err  error
+}
+
+// catalog is what the front end's checks know of the engine's builtins,
+// made from the engine's own tables.
+var catalog = engine.Catalog()
+
+func newLoader(fsys fs.FS, cfg *config) *loader {
+	return &loader{fsys: fsys, cfg: cfg, set: engine.NewSet(), read: map[string]readFile{}, files: map[string][]byte{}, unused: map[string][]string{}}
 }
 
 // load reads index.json and every template from fsys, and checks and
 // compiles them all. A set with any problem is refused: the error is a
 // *LoadError listing every problem.
-func load(fsys fs.FS, cfg *config) (*snapshot, error) {
-	l := &loader{fsys: fsys, cfg: cfg, set: newPongoSet(), parsed: map[string]parsedFile{}, files: map[string][]byte{}}
-	data, err := fs.ReadFile(fsys, IndexFile)
+func load(fsys fs.FS, cfg *config, prev *snapshot) (*snapshot, error) {
+	l := newLoader(fsys, cfg)
+	l.prev = prev
+	data, err := l.readFile(IndexFile)
 	if err != nil {
-		return nil, &LoadError{Problems: []*Error{{Kind: ErrIndex, Path: IndexFile, Msg: "cannot read the index", Err: cleanFSErr(err)}}}
+		return nil, &LoadError{Problems: []*Error{l.fileProblem("", IndexFile, err, "cannot read the index")}}
 	}
-	l.files[IndexFile] = data
 	entries, problems := parseIndex(data)
 	l.problems = problems
 	s := &snapshot{templates: map[string]*compiled{}}
 	for _, e := range entries {
-		if c := l.compileEntry(e); c != nil {
+		if c := l.compileFile(e); c != nil {
 			s.templates[e.Name] = c
 			s.names = append(s.names, e.Name)
 		}
 	}
 	if len(l.problems) > 0 {
-		return nil, &LoadError{Problems: l.problems}
+		return nil, l.loadError()
 	}
 	sort.Strings(s.names)
 	s.digest = fileDigest(l.files)
@@ -84,247 +98,263 @@ func load(fsys fs.FS, cfg *config) (*snapshot, error) {
 	return s, nil
 }
 
+func (l *loader) loadError() *LoadError {
+	le := &LoadError{Problems: l.problems}
+	if len(l.unused) > 0 {
+		le.Unused = l.unused
+	}
+	return le
+}
+
 func (l *loader) problem(e *Error) { l.problems = append(l.problems, e) }
 
-// readFile reads and parses one file once per load.
-func (l *loader) readFile(p string) parsedFile {
-	if pf, ok := l.parsed[p]; ok {
-		return pf
+// readFile reads one file of the set once per load: only a regular file,
+// and only up to the size limit (checked before reading: a sparse 50 GB
+// file is refused, not read). Reading never blocks on a FIFO or a device.
+func (l *loader) readFile(p string) ([]byte, error) {
+	if rf, ok := l.read[p]; ok {
+		return rf.data, rf.err
 	}
-	data, err := fs.ReadFile(l.fsys, p)
-	var pf parsedFile
+	data, err := readSetFile(l.fsys, p, l.cfg.maxFileBytes)
+	l.read[p] = readFile{data: data, err: err}
+	if err == nil {
+		l.files[p] = data
+	}
+	return data, err
+}
+
+// errNotRegular and errFileSize are readSetFile's refusals.
+var (
+	errNotRegular = errors.New("not a regular file")
+	errFileSize   = errors.New("file too large")
+)
+
+func readSetFile(fsys fs.FS, p string, max int64) ([]byte, error) {
+	f, err := openRegular(fsys, p)
 	if err != nil {
-		pf.err = err
-	} else {
-		if l.files != nil {
-			l.files[p] = data
-		}
-		pf.src = string(data)
-		pf.nodes, pf.err = parseTemplate(pf.src)
+		return nil, err
 	}
-	l.parsed[p] = pf
-	return pf
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s)", errNotRegular, describeMode(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%w: %d bytes, over the limit of %d (WithMaxFileBytes)", errFileSize, fi.Size(), max)
+	}
+	// The size can change after Stat: read at most one byte more than
+	// the limit, and refuse what is over it.
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%w: over the limit of %d bytes (WithMaxFileBytes)", errFileSize, max)
+	}
+	return data, nil
 }
 
-func (l *loader) compileEntry(e Template) *compiled {
-	return l.compileParsed(e, l.readFile(e.Path))
+// openRegular opens a file after checking, without opening it, that it is
+// a regular file, so that a FIFO or a device is never opened (opening a
+// FIFO blocks until a writer comes). The check and the open race only with
+// a file replaced in between; the mode is checked again on the open file.
+func openRegular(fsys fs.FS, p string) (fs.File, error) {
+	if sfs, ok := fsys.(fs.StatFS); ok {
+		fi, err := sfs.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%w (%s)", errNotRegular, describeMode(fi.Mode()))
+		}
+	}
+	return fsys.Open(p)
 }
 
-// compileParsed compiles entry e from its parsed top-level file pf.
-func (l *loader) compileParsed(e Template, pf parsedFile) *compiled {
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return m.String()
+}
+
+// frontOptions is how promptkit reads Jinja: Jinja's default environment.
+var frontOptions = jinja.Options{}
+
+// compileFile compiles entry e from its file.
+func (l *loader) compileFile(e Template) *compiled {
+	data, err := l.readFile(e.Path)
+	if err != nil {
+		l.problem(l.fileProblem(e.Name, e.Path, err, "cannot read the template"))
+		return nil
+	}
+	if l.emptyDuringSave(e, data) {
+		return nil
+	}
+	return l.compileSource(e, e.Path, string(data))
+}
+
+// emptyDuringSave refuses a template file that is empty on a reload when
+// the serving set had it non-empty: a save truncates a file before it
+// writes it, and a reload that lands in between must not serve an empty
+// prompt. The save's own write triggers the next reload.
+func (l *loader) emptyDuringSave(e Template, data []byte) bool {
+	if l.prev == nil || len(data) > 0 {
+		return false
+	}
+	c, ok := l.prev.templates[e.Name]
+	if !ok || c.info.Path != e.Path || len(c.sizes) == 0 || c.sizes[0] == 0 {
+		return false
+	}
+	l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: e.Path,
+		Msg: fmt.Sprintf("the file is empty, and was %d bytes in the set serving: a save in progress? (the set serving is kept; an empty template is refused on reload)", c.sizes[0])})
+	return true
+}
+
+// compileSource checks and compiles source as entry e's template, read
+// from file (the entry's path, or an override's name for it).
+func (l *loader) compileSource(e Template, file, source string) *compiled {
 	nproblems := len(l.problems)
-	if pf.err != nil {
-		l.fileError(e.Name, e.Path, pf.err)
-		return nil
-	}
 	h := sha256.New()
-	h.Write([]byte(pf.src))
-	nodes, ok := l.resolveIncludes(e.Name, e.Path, pf.nodes, []string{e.Path}, h)
-	if !ok {
-		return nil
-	}
-	if err := checkDepth(nodes, 0); err != nil {
-		l.syntaxProblem(e.Name, e.Path, err)
-		return nil
-	}
-	e.Hash = hex.EncodeToString(h.Sum(nil))
-	c := &compiled{info: e, declared: map[string]*Variable{}, defaults: map[string]any{}}
-	var chatProblems []*Error
-	c.chat, chatProblems = checkChat(nodes, e.Path)
-	for _, p := range chatProblems {
-		p.Template = e.Name
-		l.problem(p)
-	}
-	declared := map[string]bool{}
-	for i := range e.Variables {
+	h.Write([]byte(source))
+	c := &compiled{info: e, declared: map[string]*Variable{}, sizes: []int{len(source)}}
+	names := make([]string, 0, len(e.Variables))
+	for i := range c.info.Variables {
 		v := &c.info.Variables[i]
-		declared[v.Name] = true
 		c.declared[v.Name] = v
-		if v.Required {
-			c.required = append(c.required, v.Name)
-		}
-		if v.HasDefault {
-			c.defaults[v.Name] = v.Default
-		}
+		names = append(names, v.Name)
 	}
-	sort.Strings(c.required)
-	used, undeclared := analyze(nodes, e.Path, declared)
-	for _, r := range undeclared {
-		l.problem(&Error{Kind: ErrUndeclaredVariable, Template: e.Name, Path: r.file, Line: r.p.line, Col: r.p.col, Variables: []string{r.name},
-			Msg: fmt.Sprintf("undeclared variable %q (declare it in index.json under %q)", r.name, e.Name)})
+	tree, err := jinja.Parse(file, source, frontOptions)
+	if err != nil {
+		l.frontProblems(e.Name, err)
+		return nil
 	}
+	cfg := &jinja.Config{
+		Catalog:         catalog,
+		Declared:        names,
+		DeclareHint:     fmt.Sprintf("declare it in index.json under %q", e.Name),
+		Load:            l.includeLoader(h, c),
+		MaxInlined:      l.cfg.maxInlined,
+		MaxIncludeDepth: maxIncludeDepth,
+	}
+	prog, err := jinja.Check(tree, cfg)
 	for _, v := range e.Variables {
-		if !used[v.Name] {
+		if prog != nil && !prog.Used[v.Name] {
 			c.unused = append(c.unused, v.Name)
 		}
 	}
-	src, err := translate(nodes)
+	if len(c.unused) > 0 {
+		l.unused[e.Name] = c.unused
+	}
 	if err != nil {
-		l.syntaxProblem(e.Name, e.Path, err)
+		l.frontProblems(e.Name, err)
 		return nil
 	}
 	if len(l.problems) > nproblems {
 		return nil
 	}
-	pt, err := l.set.FromString(src)
+	defaults := map[string]any{}
+	for _, v := range e.Variables {
+		if v.HasDefault {
+			defaults[v.Name] = v.Default
+		}
+	}
+	t, err := l.set.Compile(prog, engine.Options{Defaults: defaults})
 	if err != nil {
-		// The translator produced source pongo2 refused: a promptkit bug,
-		// reported with pongo2's error rather than hidden.
-		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: e.Path, Msg: "internal error: pongo2 refused the translated template", Err: err})
+		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: file, Msg: err.Error()})
 		return nil
 	}
-	run, err := captureRoot(pt)
-	if err != nil {
-		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: e.Path, Msg: "internal error: cannot prepare the translated template", Err: err})
-		return nil
-	}
-	c.pt, c.source, c.run = pt, src, run
+	c.info.Hash = hex.EncodeToString(h.Sum(nil))
+	c.tmpl, c.chat = t, prog.Chat
 	return c
 }
 
-// resolveIncludes replaces every {% include %} by the parsed file, checked
-// for cycles and confined to the template root.
-func (l *loader) resolveIncludes(name, file string, nodes []node, stack []string, h io.Writer) ([]node, bool) {
-	ok := true
-	var walk func(nodes []node, file string, stack []string) []node
-	walk = func(nodes []node, file string, stack []string) []node {
-		out := make([]node, len(nodes))
-		for i, n := range nodes {
-			switch n := n.(type) {
-			case *includeNode:
-				inc := *n
-				if err := checkPath(n.path); err != nil {
-					l.problem(&Error{Kind: ErrSandbox, Template: name, Path: file, Line: n.p.line, Col: n.p.col, Msg: fmt.Sprintf("include %q: %v", n.path, err)})
-					ok = false
-					out[i] = &inc
-					continue
-				}
-				p := path.Clean(n.path)
-				for _, s := range stack {
-					if s == p {
-						l.problem(&Error{Kind: ErrTemplate, Template: name, Path: file, Line: n.p.line, Col: n.p.col, Msg: fmt.Sprintf("include cycle: %s -> %s", strings.Join(stack, " -> "), p)})
-						ok = false
-					}
-				}
-				if !ok {
-					out[i] = &inc
-					continue
-				}
-				if len(stack) >= maxIncludeDepth {
-					l.problem(&Error{Kind: ErrTemplate, Template: name, Path: file, Line: n.p.line, Col: n.p.col, Msg: fmt.Sprintf("includes nested deeper than %d", maxIncludeDepth)})
-					ok = false
-					out[i] = &inc
-					continue
-				}
-				pf := l.readFile(p)
-				if pf.err != nil {
-					l.fileError(name, p, pf.err)
-					ok = false
-					out[i] = &inc
-					continue
-				}
-				fmt.Fprintf(h, "\x00%s\x00%s", p, pf.src)
-				inc.path = p
-				inc.body = walk(pf.nodes, p, append(stack[:len(stack):len(stack)], p))
-				out[i] = &inc
-			case *ifNode:
-				c := *n
-				c.bodies = make([][]node, len(n.bodies))
-				for j, b := range n.bodies {
-					c.bodies[j] = walk(b, file, stack)
-				}
-				if n.elseBody != nil {
-					c.elseBody = walk(n.elseBody, file, stack)
-				}
-				out[i] = &c
-			case *forNode:
-				c := *n
-				c.body = walk(n.body, file, stack)
-				if n.elseBody != nil {
-					c.elseBody = walk(n.elseBody, file, stack)
-				}
-				out[i] = &c
-			case *withNode:
-				c := *n
-				c.body = walk(n.body, file, stack)
-				out[i] = &c
-			case *chatNode:
-				c := *n
-				c.file = file
-				c.body = walk(n.body, file, stack)
-				out[i] = &c
-			case *setNode:
-				c := *n
-				if n.body != nil {
-					c.body = walk(n.body, file, stack)
-				}
-				out[i] = &c
-			default:
-				out[i] = n
-			}
+// includeLoader is the front end's view of the set's files: each include,
+// import or from reads its file (once per load), hashed into the entry's
+// hash, and gets a fresh parse.
+func (l *loader) includeLoader(h hash.Hash, c *compiled) func(string) (*jinja.Tree, error) {
+	return func(p string) (*jinja.Tree, error) {
+		if err := checkPath(p); err != nil {
+			return nil, &jinja.LoadError{Kind: jinja.Sandbox, Msg: err.Error()}
 		}
-		return out
+		p = path.Clean(p)
+		data, err := l.readFile(p)
+		if err != nil {
+			kind := jinja.Include
+			msg := cleanFSErr(err).Error()
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				msg = "no such file"
+			case isEscape(err):
+				kind, msg = jinja.Sandbox, "the file is a symlink that leaves the template root"
+			}
+			return nil, &jinja.LoadError{Kind: kind, Msg: msg}
+		}
+		fmt.Fprintf(h, "\x00%s\x00%s", p, data)
+		c.sizes = append(c.sizes, len(data))
+		return jinja.Parse(p, string(data), frontOptions)
 	}
-	res := walk(nodes, file, stack)
-	return res, ok
 }
 
-// checkDepth refuses templates nested deeper than maxNestingDepth blocks.
-func checkDepth(nodes []node, depth int) error {
-	if depth > maxNestingDepth {
-		if len(nodes) > 0 {
-			return &syntaxError{p: nodes[0].position(), kind: ErrTemplate, msg: fmt.Sprintf("blocks nested deeper than %d", maxNestingDepth)}
-		}
-		return &syntaxError{kind: ErrTemplate, msg: fmt.Sprintf("blocks nested deeper than %d", maxNestingDepth)}
-	}
-	for _, n := range nodes {
-		var kids [][]node
-		switch n := n.(type) {
-		case *ifNode:
-			kids = append(kids, n.bodies...)
-			kids = append(kids, n.elseBody)
-		case *forNode:
-			kids = [][]node{n.body, n.elseBody}
-		case *withNode:
-			kids = [][]node{n.body}
-		case *setNode:
-			kids = [][]node{n.body}
-		case *includeNode:
-			kids = [][]node{n.body}
-		case *chatNode:
-			kids = [][]node{n.body}
-		}
-		for _, k := range kids {
-			if err := checkDepth(k, depth+1); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (l *loader) syntaxProblem(name, file string, err error) {
-	var se *syntaxError
-	if errors.As(err, &se) {
-		l.problem(&Error{Kind: se.kind, Template: name, Path: file, Line: se.p.line, Col: se.p.col, Msg: se.msg})
+// frontProblems records the front end's problems.
+func (l *loader) frontProblems(name string, err error) {
+	var list jinja.ErrorList
+	if !errors.As(err, &list) {
+		l.problem(&Error{Kind: ErrTemplate, Template: name, Msg: err.Error()})
 		return
 	}
-	l.problem(&Error{Kind: ErrTemplate, Template: name, Path: file, Msg: "cannot compile", Err: err})
+	for _, fe := range list {
+		e := &Error{Kind: frontKind(fe.Kind), Template: name, Path: fe.File, Line: fe.Line, Col: fe.Col, Msg: fe.Msg}
+		if fe.Kind == jinja.Undeclared {
+			e.Variables = []string{fe.Name}
+		}
+		l.problem(e)
+	}
 }
 
-func (l *loader) fileError(name, file string, err error) {
-	var se *syntaxError
-	if errors.As(err, &se) {
-		l.syntaxProblem(name, file, err)
-		return
+// frontKind maps the front end's kinds of problems onto the sentinels.
+func frontKind(k jinja.Kind) error {
+	switch k {
+	case jinja.Unsupported:
+		return ErrUnsupported
+	case jinja.Undeclared:
+		return ErrUndeclaredVariable
+	case jinja.Sandbox:
+		return ErrSandbox
 	}
+	return ErrTemplate
+}
+
+// fileProblem reports a file that cannot be read.
+func (l *loader) fileProblem(name, file string, err error, what string) *Error {
 	kind := ErrTemplate
-	if strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes") {
-		kind = ErrSandbox
-		l.problem(&Error{Kind: kind, Template: name, Path: file, Msg: "the file is a symlink that leaves the template root", Err: cleanFSErr(err)})
-		return
+	if file == IndexFile {
+		kind = ErrIndex
 	}
-	l.problem(&Error{Kind: kind, Template: name, Path: file, Msg: "cannot read the template", Err: cleanFSErr(err)})
+	switch {
+	case isEscape(err):
+		return &Error{Kind: ErrSandbox, Template: name, Path: file, Msg: "the file is a symlink that leaves the template root", Err: cleanFSErr(err)}
+	case errors.Is(err, errNotRegular), errors.Is(err, errFileSize):
+		return &Error{Kind: kind, Template: name, Path: file, Msg: what + ": " + err.Error()}
+	}
+	return &Error{Kind: kind, Template: name, Path: file, Msg: what, Err: cleanFSErr(err)}
+}
+
+// isEscape reports os.Root's refusal of a path that leaves the root.
+func isEscape(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes"))
 }
 
 // cleanFSErr drops the path from an fs error: the Error already names it.

@@ -48,7 +48,7 @@ func newManager(fsys fs.FS, cfg *config) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, fsys: fsys}
 	m.reloads.init()
-	s, err := load(fsys, cfg)
+	s, err := load(fsys, cfg, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -132,7 +132,7 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 	_, err := manager.New(set(index, map[string]string{
 		"a.md": "{{ x }}{{ y }}",
 		"b.md": "line1\n{% if %}",
-		"d.md": "{% macro m() %}{% endmacro %}",
+		"d.md": "{{ 1 | random }}",
 	}))
 	require.Error(t, err)
 	var le *manager.LoadError
@@ -145,7 +145,7 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 	assert.Contains(t, msg, "a.md:1:11:")
 	assert.Contains(t, msg, "b.md:2:7:")
 	assert.Contains(t, msg, `missing.md: template "c": cannot read the template`)
-	assert.Contains(t, msg, `d.md:1:1: template "d": tag "macro" is not supported; use`)
+	assert.Contains(t, msg, `d.md:1:4: template "d": filter "random" is not supported: it picks at random`)
 }
 
 func TestIndexValidation(t *testing.T) {
@@ -253,13 +253,16 @@ func TestIncludeSharesVariablesAndHash(t *testing.T) {
 func TestUnsupportedConstructsNameAlternative(t *testing.T) {
 	tests := []struct{ src, msg string }{
 		{"{{ x|default:'a' }}", "write Jinja's default(arg)"},
-		{"{% cycle 'a' 'b' %}", "loop.index"},
-		{"{% for x in xs %}{{ loop.cycle('a','b') }}{% endfor %}", "method cycle(…) is not supported"},
-		{"{% for x in xs %}{{ loop.depth }}{% endfor %}", "loop.depth is not supported; supported: loop.index"},
-		{"{{ x | wordwrap }}", `filter "wordwrap" is not supported; supported filters:`},
-		{"{{ x is callable }}", `test "callable" is not supported`},
-		{"{% filter upper %}x{% endfilter %}", `tag "filter" is not supported`},
-		{"{{ lipsum() }}", `calling "lipsum" is not supported`},
+		{"{% cycle 'a' 'b' %}", "loop.cycle('a', 'b') inside the loop"},
+		{"{% for x in xs %}{{ loop.lenght }}{% endfor %}", `loop has no attribute "lenght"; it has: index, index0`},
+		{"{{ x | wordwarp }}", `filter "wordwarp" is not supported; supported filters:`},
+		{"{{ x | random }}", "non-reproducible"},
+		{"{{ x is callabel }}", `test "callabel" is not supported`},
+		{"{{ lipsum() }}", `global "lipsum" is not supported: it writes random text`},
+		{"{{ xs.append(1) }}", "templates cannot change the values they are given"},
+		{"{% do xs.append(1) %}", `tag "do" is not supported`},
+		{"{% autoescape true %}x{% endautoescape %}", "promptkit never HTML-escapes output"},
+		{"{{ x | add(1) }}", `filter "add" is Django's, not Jinja's`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
@@ -390,8 +393,8 @@ func TestOpenMissingDir(t *testing.T) {
 
 func TestLocalsCannotShadowInternals(t *testing.T) {
 	for _, src := range []string{
-		"{% set forloop = 1 %}", "{% set _pkf = 1 %}", "{% for pongo2 in xs %}{% endfor %}",
-		"{% with loop = 1 %}{% endwith %}", "{% for range in xs %}{% endfor %}",
+		"{% with loop = 1 %}{% endwith %}", "{% set loop = 1 %}", "{% for loop in xs %}{% endfor %}",
+		"{% set none = 1 %}", "{% macro loop() %}{% endmacro %}",
 	} {
 		_, err := manager.New(set(`{"version":1,"templates":{"t":{"path":"t.md","variables":["xs"]}}}`, map[string]string{"t.md": src}))
 		require.ErrorIs(t, err, manager.ErrTemplate, src)
@@ -407,5 +410,6 @@ func TestPrintGoValues(t *testing.T) {
 	require.NoError(t, err)
 	got, err := m.Render("t", map[string]any{"u": user{"甲", 3}, "us": []user{{"乙", 4}}, "p": &user{"丙", 5}})
 	require.NoError(t, err, "a struct value prints instead of recursing forever")
-	assert.Equal(t, "{Name:甲 Age:3}|[{Name:乙 Age:4}]|{Name:丙 Age:5}|甲", got)
+	assert.Equal(t, "{'Name': '甲', 'Age': 3}|[{'Name': '乙', 'Age': 4}]|{'Name': '丙', 'Age': 5}|甲", got,
+		"a struct prints as the dict of its exported fields, as Python prints a dict")
 }

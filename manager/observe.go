@@ -62,6 +62,8 @@ var errorKinds = []struct {
 	{ErrOutputLimit, "output_limit"},
 	{ErrChatTemplate, "chat_template"},
 	{ErrVariableFunc, "variable_func"},
+	{ErrRaised, "raised"},
+	{ErrCanceled, "canceled"},
 	{ErrClosed, "closed"},
 	{ErrTemplate, "template"},
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/seed-e7d2830f/promptkit/internal/engine"
 )
 
 // Option configures a Manager. Options are applied in order over the
@@ -14,9 +16,11 @@ type Option func(*config) error
 
 type config struct {
 	logger        *slog.Logger
-	observer      Observer // nil: nothing observes (observe.go)
-	maxOutput     int
-	maxIterations int
+	observer      Observer      // nil: nothing observes (observe.go)
+	limits        engine.Limits // of one render
+	maxRenderTime time.Duration
+	maxFileBytes  int64 // of one file of the set
+	maxInlined    int   // source bytes of one template with its includes expanded
 	watch         bool
 	debounce      time.Duration
 	maxWait       time.Duration
@@ -31,21 +35,24 @@ type config struct {
 
 // Defaults of the limits; each is documented on its option.
 const (
-	DefaultMaxOutputBytes = 16 << 20 // 16 MiB
-	DefaultMaxIterations  = 1_000_000
+	DefaultMaxOutputBytes = engine.DefaultMaxOutput // 16 MiB
+	DefaultMaxIterations  = engine.DefaultMaxIterations
+	DefaultMaxWork        = engine.DefaultMaxWork
+	DefaultMaxCallDepth   = engine.DefaultMaxCallDepth
+	DefaultMaxFileBytes   = 16 << 20 // 16 MiB
+	DefaultMaxInlined     = 4 << 20  // 4 MiB
 	DefaultDebounce       = 100 * time.Millisecond
 	DefaultMaxWait        = 1 * time.Second
 	maxIncludeDepth       = 32
-	maxNestingDepth       = 64
 )
 
 func defaultConfig() *config {
 	return &config{
-		logger:        slog.New(slog.DiscardHandler),
-		maxOutput:     DefaultMaxOutputBytes,
-		maxIterations: DefaultMaxIterations,
-		debounce:      DefaultDebounce,
-		maxWait:       DefaultMaxWait,
+		logger:       slog.New(slog.DiscardHandler),
+		maxFileBytes: DefaultMaxFileBytes,
+		maxInlined:   DefaultMaxInlined,
+		debounce:     DefaultDebounce,
+		maxWait:      DefaultMaxWait,
 	}
 }
 
@@ -62,6 +69,7 @@ func newConfig(opts []Option) (*config, error) {
 	if !c.watch && len(c.watchOnly) > 0 {
 		return nil, fmt.Errorf("%w: %s without WithWatch has no effect", ErrTemplate, c.watchOnly[0])
 	}
+	c.limits = c.limits.WithDefaults()
 	if !c.maxWaitSet && c.maxWait < c.debounce {
 		c.maxWait = c.debounce
 	}
@@ -71,8 +79,11 @@ func newConfig(opts []Option) (*config, error) {
 	return c, nil
 }
 
-// WithLogger sets where the manager logs loads and reloads. The default
-// discards logs.
+// WithLogger sets where the manager logs loads and reloads (through
+// log/slog: a load at Info, a failed reload at Warn, each change the
+// watcher sees at Debug). The default discards logs, so that a library
+// never writes to a host's standard error unasked; pass
+// WithLogger(slog.Default()) to log where the program logs.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error {
 		if l == nil {
@@ -92,7 +103,7 @@ func WithMaxOutputBytes(n int) Option {
 		if n <= 0 {
 			return fmt.Errorf("WithMaxOutputBytes: %d is not positive", n)
 		}
-		c.maxOutput = n
+		c.limits.MaxOutput = n
 		return nil
 	}
 }
@@ -106,7 +117,7 @@ func WithMaxIterations(n int) Option {
 		if n <= 0 {
 			return fmt.Errorf("WithMaxIterations: %d is not positive", n)
 		}
-		c.maxIterations = n
+		c.limits.MaxIterations = n
 		return nil
 	}
 }
@@ -172,6 +183,101 @@ func WithPollInterval(d time.Duration) Option {
 		}
 		c.pollInterval = d
 		c.watchOnly = append(c.watchOnly, "WithPollInterval")
+		return nil
+	}
+}
+
+// WithMaxMemory limits the bytes of the values one render builds — strings
+// joined, repeated or replaced, lists and dicts made, captured output of
+// macros and blocks, printed forms — charged before each is built
+// (default 4 × the output limit, 64 MiB). Beyond it the render stops with
+// an error wrapping ErrOutputLimit that names the template and line.
+func WithMaxMemory(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxMemory: %d is not positive", n)
+		}
+		c.limits.MaxMemory = n
+		return nil
+	}
+}
+
+// WithMaxWork limits the work of one render, in units of one loop
+// iteration, one item a filter or operator handles, or 64 bytes it
+// processes (default DefaultMaxWork, 50 million: well under a second of
+// work). Beyond it the render stops with an error wrapping ErrOutputLimit.
+func WithMaxWork(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxWork: %d is not positive", n)
+		}
+		c.limits.MaxWork = n
+		return nil
+	}
+}
+
+// WithMaxCallDepth limits nested macro calls and recursive loops (default
+// DefaultMaxCallDepth, 100): a macro that calls itself without end stops
+// with an error wrapping ErrOutputLimit, never a crashed host.
+func WithMaxCallDepth(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxCallDepth: %d is not positive", n)
+		}
+		c.limits.MaxCallDepth = n
+		return nil
+	}
+}
+
+// WithMaxRenderTime bounds how long one render may run, for Render and
+// RenderMessages as for their Context forms (default: no bound but the
+// work budget's). A render past it stops with an error wrapping
+// ErrCanceled and context.DeadlineExceeded.
+func WithMaxRenderTime(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("WithMaxRenderTime: %v is not positive", d)
+		}
+		c.maxRenderTime = d
+		return nil
+	}
+}
+
+// WithMaxFileBytes limits the size of each file of the set, index.json
+// included (default DefaultMaxFileBytes, 16 MiB), checked before the file
+// is read.
+func WithMaxFileBytes(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxFileBytes: %d is not positive", n)
+		}
+		c.maxFileBytes = n
+		return nil
+	}
+}
+
+// WithMaxInlined limits the source bytes of one template with every
+// include and import expanded (default DefaultMaxInlined, 4 MiB), so that
+// parts that include each other many times cannot make a load exhaust the
+// host's memory: such a set is refused, naming the include chain.
+func WithMaxInlined(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxInlined: %d is not positive", n)
+		}
+		c.maxInlined = n
+		return nil
+	}
+}
+
+// WithClock sets the clock of strftime_now (default time.Now), so a
+// template that prints today's date renders the same in tests.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) error {
+		if now == nil {
+			return fmt.Errorf("WithClock: nil clock")
+		}
+		c.limits.Now = now
 		return nil
 	}
 }

@@ -130,7 +130,7 @@ func (m *Manager) Overrides() map[string]string {
 // overrides of the set serving; an override that no longer passes fails
 // the reload. The caller holds m.reloads.sem.
 func (m *Manager) loadFrom(fsys fs.FS) (*snapshot, error) {
-	s, err := load(fsys, m.cfg)
+	s, err := load(fsys, m.cfg, m.cur.Load())
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func withOverrides(cur *snapshot, sources map[string]string, fsys fs.FS, cfg *co
 	if next.overrides == nil {
 		next.overrides = map[string]override{}
 	}
-	l := &loader{fsys: fsys, cfg: cfg, set: newPongoSet(), parsed: map[string]parsedFile{}}
+	l := newLoader(fsys, cfg)
 	for _, name := range slices.Sorted(maps.Keys(sources)) {
 		c, ok := cur.templates[name]
 		if !ok {
@@ -199,10 +199,7 @@ func (l *loader) compileOverride(file *compiled, source string) *compiled {
 	e := file.info
 	e.Hash = ""
 	e.Variables = slices.Clone(e.Variables)
-	e.Path = file.info.Path + overrideSuffix
-	pf := parsedFile{src: source}
-	pf.nodes, pf.err = parseTemplate(source)
-	c := l.compileParsed(e, pf)
+	c := l.compileSource(e, file.info.Path+overrideSuffix, source)
 	if c == nil {
 		return nil
 	}

@@ -1,14 +1,14 @@
 package manager
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/flosch/pongo2/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/engine"
 )
 
 // Render renders the named template with vars under the strict rules:
@@ -17,23 +17,30 @@ import (
 // not declare is ErrExtraVariables. Optional variables not passed take
 // their declared default, or are undefined. vars is only read.
 func (m *Manager) Render(name string, vars map[string]any) (string, error) {
+	return m.RenderContext(context.Background(), name, vars)
+}
+
+// RenderContext is Render that stops when ctx is cancelled or reaches its
+// deadline (and at WithMaxRenderTime): the error wraps ErrCanceled and
+// the context's error, and names the template and where it was.
+func (m *Manager) RenderContext(ctx context.Context, name string, vars map[string]any) (string, error) {
 	s := m.cur.Load()
 	c := s.templates[name]
 	if o := m.cfg.observer; o != nil {
 		start := time.Now()
-		out, err := renderIn(s, name, c, vars, m.cfg)
+		out, err := renderIn(ctx, s, name, c, vars, m.cfg)
 		observeRender(o, s, name, c, false, start, len(out), err)
 		return out, err
 	}
-	return renderIn(s, name, c, vars, m.cfg)
+	return renderIn(ctx, s, name, c, vars, m.cfg)
 }
 
 // renderIn renders c, the template of set s called name (nil if unknown).
-func renderIn(s *snapshot, name string, c *compiled, vars map[string]any, cfg *config) (string, error) {
+func renderIn(ctx context.Context, s *snapshot, name string, c *compiled, vars map[string]any, cfg *config) (string, error) {
 	if c == nil {
 		return "", unknownTemplate(s, name)
 	}
-	return c.render(vars, cfg)
+	return c.render(ctx, vars, cfg)
 }
 
 func unknownTemplate(s *snapshot, name string) error {
@@ -45,31 +52,24 @@ func (c *compiled) errorf(kind error, vars []string, format string, args ...any)
 	return &Error{Kind: kind, Template: c.info.Name, Path: c.info.Path, Variables: vars, Msg: fmt.Sprintf(format, args...)}
 }
 
-// bind checks vars against the declaration and returns the map the
-// template sees: vars itself when nothing needs adding, else a copy with
-// defaults filled in and nil turned into Python's None. It walks the
-// declared variables (a slice) rather than vars (a map): a passed
-// variable the template does not declare shows as a count that does not
-// match, and only then are the extras collected.
-func (c *compiled) bind(vars map[string]any) (map[string]any, error) {
+// check checks vars against the declaration. It walks the declared
+// variables (a slice) rather than vars (a map): a passed variable the
+// template does not declare shows as a count that does not match, and
+// only then are the extras collected.
+func (c *compiled) check(vars map[string]any) error {
 	var missing []string
-	found, needCopy := 0, false
+	found := 0
 	for i := range c.info.Variables {
 		d := &c.info.Variables[i]
-		v, ok := vars[d.Name]
-		switch {
-		case ok:
+		if _, ok := vars[d.Name]; ok {
 			found++
-			needCopy = needCopy || v == nil
-		case d.Required:
+		} else if d.Required {
 			missing = append(missing, d.Name)
-		case d.HasDefault:
-			needCopy = true
 		}
 	}
 	if missing != nil {
 		sort.Strings(missing)
-		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
+		return c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
 	}
 	if found != len(vars) {
 		var extra []string
@@ -79,106 +79,112 @@ func (c *compiled) bind(vars map[string]any) (map[string]any, error) {
 			}
 		}
 		sort.Strings(extra)
-		return nil, c.errorf(ErrExtraVariables, extra, "extra variables not declared in index.json: %s", strings.Join(extra, ", "))
-	}
-	if !needCopy {
-		return vars, nil
-	}
-	out := make(map[string]any, len(vars)+len(c.defaults))
-	for k, v := range c.defaults {
-		out[k] = v
-	}
-	for k, v := range vars {
-		if v == nil {
-			v = none
+		msg := fmt.Sprintf("extra variables not declared in index.json: %s", strings.Join(extra, ", "))
+		if hint := c.didYouMean(extra); hint != "" {
+			msg += "; " + hint
 		}
-		out[k] = v
+		return c.errorf(ErrExtraVariables, extra, "%s", msg)
+	}
+	return nil
+}
+
+// didYouMean suggests, for passed names the template does not declare,
+// the declared names they may misspell.
+func (c *compiled) didYouMean(extra []string) string {
+	var hints []string
+	for _, x := range extra {
+		best, bestD := "", 3
+		for _, v := range c.info.Variables {
+			if d := editDistance(x, v.Name); d < bestD && d <= max(1, len(x)/3) {
+				best, bestD = v.Name, d
+			}
+		}
+		if best != "" {
+			hints = append(hints, fmt.Sprintf("%q for %q", best, x))
+		}
+	}
+	if hints == nil {
+		return ""
+	}
+	return "did you mean " + strings.Join(hints, ", ") + "?"
+}
+
+// editDistance counts the edits (insert, delete, substitute, swap two
+// neighbours) between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+func (c *compiled) render(ctx context.Context, vars map[string]any, cfg *config) (string, error) {
+	if c.chat {
+		return "", c.chatTemplateError()
+	}
+	if err := c.check(vars); err != nil {
+		return "", err
+	}
+	ctx, cancel := cfg.renderContext(ctx)
+	if cancel != nil {
+		defer cancel()
+	}
+	out, err := c.tmpl.Render(ctx, vars, &cfg.limits)
+	if err != nil {
+		return "", c.renderError(err)
 	}
 	return out, nil
 }
 
-func (c *compiled) render(vars map[string]any, cfg *config) (string, error) {
-	if c.chat {
-		return "", c.chatTemplateError()
+// renderContext applies WithMaxRenderTime.
+func (cfg *config) renderContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	return c.exec(vars, cfg, nil)
+	if cfg.maxRenderTime > 0 {
+		return context.WithTimeout(ctx, cfg.maxRenderTime)
+	}
+	return ctx, nil
 }
 
-// captureRoot returns a compiled template's root node and execution
-// context, captured with one pongo2 execution at load, so that renders
-// run the body directly (see rootCapture).
-func captureRoot(pt *pongo2.Template) (*rootCapture, error) {
-	rc := &rootCapture{}
-	if err := pt.ExecuteWriterUnbuffered(pongo2.Context{stateKey: rc}, io.Discard); err != nil {
-		return nil, err
+// renderError names the template in an engine's render error.
+func (c *compiled) renderError(err error) error {
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		return &Error{Kind: ErrTemplate, Template: c.info.Name, Path: c.info.Path, Msg: "render failed", Err: err}
 	}
-	if rc.root == nil {
-		return nil, errors.New("the translated template has no root tag")
-	}
-	return rc, nil
-}
-
-// exec runs the template and returns its output. With a sink
-// (RenderMessages of a chat template), chat blocks add their messages to
-// it as they run.
-//
-// It runs the template's body directly, not through pongo2's Execute
-// (which copies the context, checks every key with a regexp and allocates
-// an execution context, a private map, a writer and a buffer per call):
-// the execution context, private map and output buffer come from a pool,
-// and the caller's map is the public context as it is.
-func (c *compiled) exec(vars map[string]any, cfg *config, sink *chatSink) (out string, err error) {
-	bound, err := c.bind(vars)
-	if err != nil {
-		return "", err
-	}
-	st := statePool.Get().(*renderState)
-	st.iters, st.maxIt, st.chat = 0, cfg.maxIterations, sink
-	st.out = outBuf{b: st.out.b[:0], max: cfg.maxOutput}
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = "", c.errorf(ErrTemplate, nil, "render panicked: %v", r)
-		}
-		st.ec, st.chat = pongo2.ExecutionContext{}, nil
-		clear(st.priv)
-		if cap(st.out.b) <= 64<<10 {
-			statePool.Put(st)
-		}
-	}()
-	if perr := c.run.root.execute(&c.run.proto, bound, st); perr != nil {
-		return "", c.execError(perr, st)
-	}
-	if st.out.over {
-		return "", c.errorf(ErrOutputLimit, nil, "output exceeds %d bytes (WithMaxOutputBytes)", cfg.maxOutput)
-	}
-	return string(st.out.b), nil
-}
-
-// execError wraps an error pongo2 returned while executing.
-func (c *compiled) execError(err error, st *renderState) error {
-	var pe *pongo2.Error
-	if errors.As(err, &pe) && pe.OrigError != nil {
-		err = pe.OrigError // pongo2's *Error does not Unwrap
+	e := &Error{Kind: ErrTemplate, Template: c.info.Name, Path: ee.File, Line: ee.Line, Col: ee.Col, Msg: ee.Msg, Err: ee.Err}
+	if e.Path == "" {
+		e.Path = c.info.Path
 	}
 	switch {
-	case errors.Is(err, errIterations):
-		return c.errorf(ErrOutputLimit, nil, "more than %d loop iterations (WithMaxIterations)", st.maxIt)
-	case errors.Is(err, errValueSize) || strings.Contains(err.Error(), errValueSize.Error()):
-		// pongo2 keeps only the text of an error a function returns.
-		msg := err.Error()
-		return c.errorf(ErrOutputLimit, nil, "%s", msg[strings.Index(msg, errValueSize.Error()):])
-	case errors.Is(err, ErrOutputLimit) || st.out.over:
-		return c.errorf(ErrOutputLimit, nil, "output exceeds %d bytes (WithMaxOutputBytes)", st.out.max)
-	}
-	e := c.errorf(ErrTemplate, nil, "render failed")
-	e.Err = err
-	var se *siteError // a chat or image tag says where it stands
-	if errors.As(err, &se) {
-		e.Path, e.Line, e.Col = se.file, se.p.line, se.p.col
-	}
-	if pe != nil && pe.OrigError != nil {
-		e.Msg = "render failed: " + pe.OrigError.Error()
-		e.Err, e.causeInMsg = pe, true
+	case errors.Is(ee, engine.ErrLimit):
+		e.Kind = ErrOutputLimit
+	case errors.Is(ee, engine.ErrRaised):
+		e.Kind = ErrRaised
+		e.Msg = "raise_exception: " + ee.Msg
+	case errors.Is(ee, engine.ErrCanceled):
+		e.Kind = ErrCanceled
+	default:
+		e.Msg = "render failed: " + ee.Msg
 	}
 	return e
 }

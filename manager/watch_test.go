@@ -426,7 +426,7 @@ func TestWatchBrokenEditKeepsLastGood(t *testing.T) {
 	require.ErrorAs(t, err, &le)
 	msgs := []string{le.Problems[0].Error(), le.Problems[1].Error()}
 	assert.Regexp(t, `^a\.md:2:\d+: template "a": `, msgs[0])
-	assert.Equal(t, `b.md:1:19: template "b": undeclared variable "nmae" (declare it in index.json under "b")`, msgs[1])
+	assert.Equal(t, `b.md:1:19: template "b": undeclared variable "nmae" (declare it in index.json under "b"); did you mean "name"?`, msgs[1])
 	assert.ErrorIs(t, err, ErrUndeclaredVariable)
 	assert.Equal(t, uint64(1), ev.Generation)
 	assert.Equal(t, uint64(1), m.Generation())

@@ -1,0 +1,355 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+)
+
+// Builtins: the filters, tests, methods and global functions a template
+// can call. Each is one table entry holding its parameters (names and
+// defaults, as Jinja's own signature has them) and its implementation;
+// the compiler binds a call's arguments to the parameters once, at load,
+// and the checks' catalog is made from the same tables (Catalog), so what
+// the messages list is what runs.
+
+type param struct {
+	name     string
+	def      Value
+	required bool
+}
+
+// req and opt make parameters.
+func req(name string) param            { return param{name: name, required: true} }
+func opt(name string, def Value) param { return param{name: name, def: def} }
+
+// extra holds a call's arguments beyond the parameters, for builtins that
+// take them (*args, **kwargs).
+type extra struct {
+	rest []Value
+	kw   *OrderedDict
+}
+
+type builtinFn func(st *state, in Value, args []Value, ex *extra) (Value, error)
+
+type builtinDef struct {
+	name    string
+	params  []param
+	rest    bool   // takes extra positional arguments
+	anyKw   bool   // takes extra keyword arguments
+	refused string // why it is not supported, if it is not
+	fn      builtinFn
+}
+
+func (d *builtinDef) spec() jinja.Spec {
+	s := jinja.Spec{Refused: d.refused, AnyKwargs: d.anyKw, MaxArgs: len(d.params)}
+	for _, p := range d.params {
+		if p.required {
+			s.MinArgs++
+		}
+		s.Kwargs = append(s.Kwargs, p.name)
+	}
+	if d.rest {
+		s.MaxArgs = -1
+	}
+	return s
+}
+
+// refuse makes a table entry for a construct that exists in Jinja but is
+// refused, with the reason.
+func refuse(name, why string) *builtinDef { return &builtinDef{name: name, refused: why} }
+
+// The tables, filled by the files that implement them (filters.go,
+// tests.go, methods.go, globals.go). They are built once, at init, and
+// never change.
+var (
+	filters = map[string]*builtinDef{}
+	tests   = map[string]*builtinDef{}
+	globals = map[string]*builtinDef{}
+	// methods maps a method name to its implementation per receiver type.
+	methods = map[string]*methodSet{}
+)
+
+type methodSet struct {
+	str, list, dict *builtinDef
+}
+
+func define(table map[string]*builtinDef, defs ...*builtinDef) {
+	for _, d := range defs {
+		if _, dup := table[d.name]; dup {
+			panic("engine: builtin defined twice: " + d.name)
+		}
+		table[d.name] = d
+	}
+}
+
+// alias makes name call the same builtin as target.
+func alias(table map[string]*builtinDef, name, target string) {
+	d := *table[target]
+	d.name = name
+	table[name] = &d
+}
+
+// loopAttrs are the attributes of the loop variable.
+var loopAttrs = []string{"index", "index0", "revindex", "revindex0", "first", "last", "length",
+	"depth", "depth0", "previtem", "nextitem", "cycle", "changed"}
+
+// ChatRoles are the roles a {% chat %} block may take. "tool" is left
+// out: a tool message answers one tool call of the assistant and carries
+// that call's id, which a template block cannot express.
+var ChatRoles = []string{"system", "user", "assistant"}
+
+// Catalog describes the builtins for the front end's checks.
+func Catalog() jinja.Catalog {
+	c := jinja.Catalog{
+		Filters: map[string]jinja.Spec{}, Tests: map[string]jinja.Spec{},
+		Globals: map[string]jinja.Spec{}, Methods: map[string]jinja.Spec{},
+		Loop: slices.Clone(loopAttrs), ChatRoles: slices.Clone(ChatRoles),
+	}
+	for n, d := range filters {
+		c.Filters[n] = d.spec()
+	}
+	for n, d := range tests {
+		c.Tests[n] = d.spec()
+	}
+	for n, d := range globals {
+		c.Globals[n] = d.spec()
+	}
+	for n, m := range methods {
+		var s jinja.Spec
+		first := true
+		for _, d := range []*builtinDef{m.str, m.list, m.dict} {
+			if d == nil {
+				continue
+			}
+			ds := d.spec()
+			if first {
+				s, first = ds, false
+				continue
+			}
+			// One name may take different arguments per type: the checks
+			// allow the union; the call is checked again at run time.
+			s.MinArgs = min(s.MinArgs, ds.MinArgs)
+			if s.MaxArgs >= 0 && (ds.MaxArgs < 0 || ds.MaxArgs > s.MaxArgs) {
+				s.MaxArgs = ds.MaxArgs
+			}
+			for _, k := range ds.Kwargs {
+				if !slices.Contains(s.Kwargs, k) {
+					s.Kwargs = append(s.Kwargs, k)
+				}
+			}
+			if s.Refused != "" && ds.Refused == "" {
+				s.Refused = ""
+			}
+		}
+		c.Methods[n] = s
+	}
+	return c
+}
+
+// callX calls a builtin with arguments bound at load: args[i] is the
+// expression for parameter i, or nil for its default; extras go in rest
+// and kw. in is the filter's input, the test's value or the method's
+// receiver.
+type builtinCall struct {
+	at   site
+	def  *builtinDef
+	args []expr
+	rest []expr
+	kw   []kwExpr
+	// dyn and dynkw are *args and **kwargs, bound at run time.
+	dyn, dynkw expr
+}
+
+type kwExpr struct {
+	name string
+	x    expr
+}
+
+// call evaluates the arguments onto the state's stack and calls the
+// builtin.
+func (c *builtinCall) call(st *state, in Value) Value {
+	if c.dyn != nil || c.dynkw != nil {
+		return c.callDynamic(st, in)
+	}
+	base := len(st.args)
+	for i, a := range c.args {
+		if a == nil {
+			st.args = append(st.args, c.def.params[i].def)
+		} else {
+			st.args = append(st.args, a.eval(st))
+		}
+	}
+	var ex *extra
+	if len(c.rest) > 0 || len(c.kw) > 0 {
+		ex = &extra{}
+		for _, r := range c.rest {
+			ex.rest = append(ex.rest, r.eval(st))
+		}
+		if len(c.kw) > 0 {
+			ex.kw = NewOrderedDict()
+			for _, k := range c.kw {
+				ex.kw.SetString(k.name, k.x.eval(st))
+			}
+		}
+	}
+	st.at = &c.at
+	r, err := c.def.fn(st, in, st.args[base:len(st.args):len(st.args)], ex)
+	st.args = st.args[:base]
+	if err != nil {
+		st.fail(&c.at, err)
+	}
+	return r
+}
+
+// callDynamic binds *args and **kwargs at run time.
+func (c *builtinCall) callDynamic(st *state, in Value) Value {
+	var pos []Value
+	for _, a := range c.args {
+		if a != nil {
+			pos = append(pos, a.eval(st))
+		}
+	}
+	for _, r := range c.rest {
+		pos = append(pos, r.eval(st))
+	}
+	kw := NewOrderedDict()
+	for _, k := range c.kw {
+		kw.SetString(k.name, k.x.eval(st))
+	}
+	if c.dyn != nil {
+		v := c.dyn.eval(st)
+		items, err := values(v)
+		st.check(&c.at, err)
+		pos = append(pos, items...)
+	}
+	if c.dynkw != nil {
+		v := c.dynkw.eval(st)
+		if v.k != Dict {
+			st.fail(&c.at, fmt.Errorf("** takes a dict, not %s", typeName(v)))
+		}
+		for _, k := range dictKeys(v) {
+			x, _ := dictGet(v, k)
+			if k.k != String {
+				st.fail(&c.at, fmt.Errorf("keywords must be strings"))
+			}
+			kw.Set(k, x)
+		}
+	}
+	args, ex, err := bindArgs(c.def, pos, kw)
+	st.check(&c.at, err)
+	st.at = &c.at
+	r, err := c.def.fn(st, in, args, ex)
+	st.check(&c.at, err)
+	return r
+}
+
+// bindArgs binds positional and keyword values to a builtin's parameters.
+func bindArgs(d *builtinDef, pos []Value, kw *OrderedDict) ([]Value, *extra, error) {
+	args := make([]Value, len(d.params))
+	set := make([]bool, len(d.params))
+	ex := &extra{}
+	for i, v := range pos {
+		if i < len(d.params) {
+			args[i], set[i] = v, true
+			continue
+		}
+		if !d.rest {
+			return nil, nil, fmt.Errorf("%s takes at most %d arguments", d.name, len(d.params))
+		}
+		ex.rest = append(ex.rest, v)
+	}
+	if kw != nil {
+		for i, k := range kw.keys {
+			j := slices.IndexFunc(d.params, func(p param) bool { return p.name == k.s })
+			switch {
+			case j >= 0 && set[j]:
+				return nil, nil, fmt.Errorf("%s got two values for argument %q", d.name, k.s)
+			case j >= 0:
+				args[j], set[j] = kw.vals[i], true
+			case d.anyKw:
+				if ex.kw == nil {
+					ex.kw = NewOrderedDict()
+				}
+				ex.kw.Set(k, kw.vals[i])
+			default:
+				return nil, nil, fmt.Errorf("%s has no argument %q", d.name, k.s)
+			}
+		}
+	}
+	for i, p := range d.params {
+		if !set[i] {
+			if p.required {
+				return nil, nil, fmt.Errorf("%s is missing its argument %q", d.name, p.name)
+			}
+			args[i] = p.def
+		}
+	}
+	return args, ex, nil
+}
+
+// bind binds arguments written in the source to a builtin's parameters,
+// at load: the error is the checks' (they report it first).
+func bind(d *builtinDef, args []expr, kwargs []kwExpr) ([]expr, []expr, []kwExpr, error) {
+	out := make([]expr, len(d.params))
+	var rest []expr
+	var kw []kwExpr
+	for i, a := range args {
+		if i < len(d.params) {
+			out[i] = a
+			continue
+		}
+		if !d.rest {
+			return nil, nil, nil, fmt.Errorf("%s takes at most %d arguments", d.name, len(d.params))
+		}
+		rest = append(rest, a)
+	}
+	for _, k := range kwargs {
+		j := slices.IndexFunc(d.params, func(p param) bool { return p.name == k.name })
+		switch {
+		case j >= 0 && out[j] != nil:
+			return nil, nil, nil, fmt.Errorf("%s got two values for argument %q", d.name, k.name)
+		case j >= 0:
+			out[j] = k.x
+		case d.anyKw:
+			kw = append(kw, k)
+		default:
+			return nil, nil, nil, fmt.Errorf("%s has no argument %q", d.name, k.name)
+		}
+	}
+	for i, p := range d.params {
+		if out[i] == nil && p.required {
+			return nil, nil, nil, fmt.Errorf("%s is missing its argument %q", d.name, p.name)
+		}
+	}
+	return out, rest, kw, nil
+}
+
+// str1 returns v as str(v), for builtins that take text.
+func str1(v Value) (string, error) {
+	if v.k == String {
+		return v.s, nil
+	}
+	return strString(v)
+}
+
+// argStr returns an argument's string, or an error naming it.
+func argStr(d, name string, v Value) (string, error) {
+	if v.k != String {
+		return "", fmt.Errorf("%s: %s must be a string, not %s", d, name, typeName(v))
+	}
+	return v.s, nil
+}
+
+// argInt returns an argument's integer.
+func argInt(d, name string, v Value) (int64, error) {
+	switch v.k {
+	case Int, Bool:
+		return v.n, nil
+	}
+	return 0, fmt.Errorf("%s: %s must be an integer, not %s", d, name, typeName(v))
+}
+
+func joinNames(names []string) string { return strings.Join(names, ", ") }

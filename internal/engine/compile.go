@@ -1,0 +1,686 @@
+//promptkit:allow-inline the compiler writes pongo2 template syntax
+package engine
+
+import (
+	"fmt"
+	"io"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/flosch/pongo2/v6"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+)
+
+// The compiler turns a checked Jinja program into a pongo2 template of
+// promptkit's tags and the constructs they run: expressions become
+// evaluator trees over slots, statements become constructs, and text
+// stays text (pongo2's own text nodes, or a text tag where pongo2's lexer
+// would read it otherwise).
+
+// Options are the environment a template is compiled for.
+type Options struct {
+	// HuggingFace compiles for Hugging Face's chat-template runtime:
+	// tojson keeps keys in their order and does not escape HTML.
+	HuggingFace bool
+	// Defaults are the values of optional variables not passed.
+	Defaults map[string]any
+}
+
+// Set compiles the templates of one load into one pongo2 set.
+type Set struct{ pongo *pongo2.TemplateSet }
+
+// NewSet makes a set for one load.
+func NewSet() *Set { return &Set{pongo: newPongoSet()} }
+
+// Template is a compiled template, ready to render from any number of
+// goroutines.
+type Template struct {
+	root     *rootTag
+	slots    int
+	vars     []varSlot
+	chat     bool
+	estimate atomic.Int64 // the size of the last output, to size the next
+}
+
+type varSlot struct {
+	name string
+	slot int
+	def  Value
+	has  bool
+}
+
+// Chat reports whether the template has chat blocks.
+func (t *Template) Chat() bool { return t.chat }
+
+type compiler struct {
+	prog  *jinja.Program
+	opt   Options
+	src   strings.Builder
+	nodes []any
+	file  *jinja.Source
+	frame *jinja.Frame
+	used  map[*jinja.Symbol]bool
+	err   error
+}
+
+// Compile compiles a checked program.
+func (s *Set) Compile(p *jinja.Program, opt Options) (t *Template, err error) {
+	c := &compiler{prog: p, opt: opt, file: p.Tree.Source, frame: p.Root, used: map[*jinja.Symbol]bool{}}
+	for _, sym := range p.Refs {
+		c.used[sym] = true
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ce, ok := r.(compileError)
+			if !ok {
+				panic(r)
+			}
+			t, err = nil, ce.err
+		}
+	}()
+	c.src.WriteString("{% " + tagRoot + " %}")
+	c.body(p.Tree.Root)
+	c.src.WriteString("{% end" + tagRoot + " %}")
+	pt, perr := s.pongo.FromString(c.src.String())
+	if perr != nil {
+		return nil, fmt.Errorf("internal error: pongo2 refused the compiled template: %v", perr)
+	}
+	lk := &linker{nodes: c.nodes}
+	if perr := pt.ExecuteWriterUnbuffered(pongo2.Context{captureKey: lk}, io.Discard); perr != nil || lk.root == nil {
+		return nil, fmt.Errorf("internal error: the compiled template has no root: %v", perr)
+	}
+	if perr := lk.root.body.Execute(&pongo2.ExecutionContext{}, lk); perr != nil {
+		return nil, fmt.Errorf("internal error: linking the compiled template: %v", perr)
+	}
+	t = &Template{root: lk.root, slots: p.Root.Slots, chat: p.Chat}
+	for _, sym := range p.Root.Symbols {
+		if sym.Kind != jinja.SymVariable {
+			continue
+		}
+		vs := varSlot{name: sym.Name, slot: sym.Slot}
+		if d, ok := opt.Defaults[sym.Name]; ok {
+			vs.def, vs.has = FromGo(d), true
+		}
+		t.vars = append(t.vars, vs)
+	}
+	return t, nil
+}
+
+// compileError carries a problem the checks should have caught.
+type compileError struct{ err error }
+
+func (c *compiler) fail(n jinja.Node, format string, args ...any) {
+	at := c.site(n)
+	panic(compileError{fmt.Errorf("%s:%d:%d: %s", at.file, at.line, at.col, fmt.Sprintf(format, args...))})
+}
+
+func (c *compiler) site(n jinja.Node) site {
+	line, col := c.file.Position(n.Position())
+	return site{file: c.file.Name, line: line, col: col}
+}
+
+// add puts a construct in the table and returns its number.
+func (c *compiler) add(x any) string {
+	c.nodes = append(c.nodes, x)
+	return strconv.Itoa(len(c.nodes) - 1)
+}
+
+func (c *compiler) tag(name, arg string) {
+	c.src.WriteString("{% " + name)
+	if arg != "" {
+		c.src.WriteString(" " + arg)
+	}
+	c.src.WriteString(" %}")
+}
+
+// text writes template text: as pongo2 text when pongo2 reads it back
+// unchanged, else through a text tag.
+func (c *compiler) text(s string) {
+	if s == "" {
+		return
+	}
+	if strings.IndexByte(s, '{') < 0 && strings.IndexByte(s, '\x01') < 0 {
+		c.src.WriteString(s)
+		return
+	}
+	c.tag(tagText, c.add(s))
+}
+
+// in compiles f with fr as the current frame and file as the source.
+func (c *compiler) in(fr *jinja.Frame, file *jinja.Source, f func()) {
+	savedF, savedS := c.frame, c.file
+	c.frame, c.file = fr, file
+	f()
+	c.frame, c.file = savedF, savedS
+}
+
+func (c *compiler) body(nodes []jinja.Node) {
+	for _, n := range nodes {
+		c.node(n)
+	}
+}
+
+func (c *compiler) node(n jinja.Node) {
+	switch n := n.(type) {
+	case *jinja.TextNode:
+		c.text(n.Text)
+	case *jinja.OutputNode:
+		c.output(n)
+	case *jinja.IfNode:
+		conds := make([]expr, len(n.Branches))
+		for i, b := range n.Branches {
+			conds[i] = c.expr(b.Cond)
+		}
+		c.tag(tagIf, c.add(conds))
+		for i, b := range n.Branches {
+			if i > 0 {
+				c.tag(tagElif, "")
+			}
+			c.body(b.Body)
+		}
+		if n.Else != nil {
+			c.tag(tagElse, "")
+			c.body(n.Else)
+		}
+		c.tag(tagEndIf, "")
+	case *jinja.ForNode:
+		c.forNode(n)
+	case *jinja.SetNode:
+		c.tag(tagLeaf, c.add(&setDef{x: c.expr(n.Value), t: c.target(n.Target)}))
+	case *jinja.SetBlockNode:
+		d := &captureDef{at: c.site(n)}
+		for _, f := range n.Filters {
+			d.filters = append(d.filters, c.filterCall(f))
+		}
+		t := c.target(n.Target)
+		d.t = &t
+		c.tag(tagBody, c.add(d))
+		c.body(n.Body)
+		c.tag(tagEndBody, "")
+	case *jinja.FilterBlockNode:
+		d := &captureDef{at: c.site(n)}
+		for _, f := range n.Filters {
+			d.filters = append(d.filters, c.filterCall(f))
+		}
+		c.tag(tagBody, c.add(d))
+		c.body(n.Body)
+		c.tag(tagEndBody, "")
+	case *jinja.WithNode:
+		fr := c.prog.Frame[n]
+		d := &scopeDef{}
+		for _, v := range n.Values {
+			d.values = append(d.values, c.expr(v))
+		}
+		c.in(fr, c.file, func() {
+			for _, t := range n.Targets {
+				d.targets = append(d.targets, c.target(t))
+			}
+			d.inits = c.inits(fr, nil)
+			c.tag(tagBody, c.add(d))
+			c.body(n.Body)
+			c.tag(tagEndBody, "")
+		})
+	case *jinja.IncludeNode:
+		t := c.prog.Trees[n]
+		if t == nil {
+			c.fail(n, "internal error: unresolved include")
+		}
+		fr := c.prog.Frame[n]
+		c.in(fr, t.Source, func() {
+			if fr.Kind == jinja.FrameModule {
+				c.tag(tagBody, c.add(&isolatedDef{slots: fr.Slots}))
+			} else {
+				c.tag(tagBody, c.add(&scopeDef{inits: c.inits(fr, nil)}))
+			}
+			c.body(t.Root)
+			c.tag(tagEndBody, "")
+		})
+	case *jinja.ImportNode:
+		d := c.importDef(n, n.WithContext)
+		t := c.target(&jinja.NameExpr{Pos: n.Pos, Name: n.Target})
+		d.target = &t
+		c.importBody(n, d)
+	case *jinja.FromImportNode:
+		d := c.importDef(n, n.WithContext)
+		for _, in := range n.Names {
+			name := in.Name
+			if in.Alias != "" {
+				name = in.Alias
+			}
+			d.names = append(d.names, importedName{name: in.Name, t: c.target(&jinja.NameExpr{Pos: in.Pos, Name: name})})
+		}
+		c.importBody(n, d)
+	case *jinja.MacroNode:
+		d := c.macroDef(n, n.Name, n.Params, c.prog.Frame[n])
+		d.t = c.target(&jinja.NameExpr{Pos: n.Pos, Name: n.Name})
+		c.tag(tagBody, c.add(d))
+		c.in(c.prog.Frame[n], c.file, func() { c.body(n.Body) })
+		c.tag(tagEndBody, "")
+	case *jinja.CallBlockNode:
+		d := &callBlockDef{at: c.site(n), call: c.callX(n.Call)}
+		d.caller = c.macroDef(n, "caller", n.Params, c.prog.Frame[n])
+		d.caller.isCaller = true
+		c.tag(tagBody, c.add(d))
+		c.in(c.prog.Frame[n], c.file, func() { c.body(n.Body) })
+		c.tag(tagEndBody, "")
+	case *jinja.AutoescapeNode:
+		c.body(n.Body)
+	case *jinja.GenerationNode:
+		c.body(n.Body)
+	case *jinja.BreakNode:
+		c.tag(tagLeaf, c.add(breakDef{}))
+	case *jinja.ContinueNode:
+		c.tag(tagLeaf, c.add(continueDef{}))
+	case *jinja.ChatNode:
+		d := &chatDef{at: c.site(n)}
+		if k, ok := n.Role.(*jinja.ConstExpr); ok {
+			if s, ok := k.Value.(string); ok && validRole(s) {
+				d.lit = s
+			}
+		}
+		if d.lit == "" {
+			d.role = c.expr(n.Role)
+		}
+		c.tag(tagBody, c.add(d))
+		c.body(n.Body)
+		c.tag(tagEndBody, "")
+	default:
+		c.fail(n, "internal error: the engine cannot run %T", n)
+	}
+}
+
+func (c *compiler) output(n *jinja.OutputNode) {
+	if f, ok := n.X.(*jinja.FilterExpr); ok && f.Name == "image" && c.prog.Chat {
+		c.tag(tagLeaf, c.add(&imageDef{at: c.site(n), x: c.expr(f.X)}))
+		return
+	}
+	x := c.expr(n.X)
+	if k, ok := x.(*constX); ok && k.v.k == String && !k.v.isMarkup() {
+		c.text(k.v.s) // a constant prints at load
+		return
+	}
+	c.tag(tagPrint, c.add(&printDef{at: c.site(n), x: x}))
+}
+
+func (c *compiler) forNode(n *jinja.ForNode) {
+	fr := c.prog.Frame[n]
+	d := &forDef{at: c.site(n), iter: c.expr(n.Iter), loopSlot: -1, recursive: n.Recursive}
+	c.in(fr, c.file, func() {
+		d.t = c.target(n.Target)
+		if n.Cond != nil {
+			d.cond = c.expr(n.Cond)
+		}
+		if l := fr.Lookup("loop"); l != nil && (c.used[l] || n.Recursive) {
+			d.loopSlot = l.Slot
+		}
+		d.inits = c.inits(fr, targetNames(n.Target))
+		if n.Recursive {
+			d.slots = fr.Slots
+		}
+		c.tag(tagBody, c.add(d))
+		c.body(n.Body)
+	})
+	if n.Else != nil {
+		c.tag(tagBodyElse, "")
+		c.body(n.Else)
+	}
+	c.tag(tagEndBody, "")
+}
+
+// targetNames lists the names a target binds.
+func targetNames(t jinja.Expr) []string {
+	switch t := t.(type) {
+	case *jinja.NameExpr:
+		return []string{t.Name}
+	case *jinja.TupleExpr:
+		var out []string
+		for _, it := range t.Items {
+			out = append(out, targetNames(it)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// inits is how a frame starts: each of its symbols (but those in skip,
+// which the frame binds first thing) from its outer binding, or undefined.
+func (c *compiler) inits(fr *jinja.Frame, skip []string) []frameInit {
+	var out []frameInit
+	for _, s := range fr.Symbols {
+		if s.Kind != jinja.SymLocal || slices.Contains(skip, s.Name) {
+			continue
+		}
+		in := frameInit{slot: s.Slot}
+		if s.Outer != nil {
+			in.from = c.symbolRef(s.Outer, fr)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+func (c *compiler) importDef(n jinja.Node, withContext bool) *importDef {
+	fr := c.prog.Frame[n]
+	t := c.prog.Trees[n]
+	if fr == nil || t == nil {
+		c.fail(n, "internal error: unresolved import")
+	}
+	d := &importDef{at: c.site(n), file: t.Source.Name, slots: fr.Slots, context: withContext}
+	for _, s := range fr.Symbols {
+		if s.Kind == jinja.SymLocal && !strings.HasPrefix(s.Name, "_") {
+			d.exports = append(d.exports, exported{name: s.Name, slot: s.Slot})
+		}
+	}
+	return d
+}
+
+func (c *compiler) importBody(n jinja.Node, d *importDef) {
+	t := c.prog.Trees[n]
+	c.tag(tagBody, c.add(d))
+	c.in(c.prog.Frame[n], t.Source, func() { c.body(t.Root) })
+	c.tag(tagEndBody, "")
+}
+
+func (c *compiler) macroDef(n jinja.Node, name string, params []*jinja.Param, fr *jinja.Frame) *macroDef {
+	d := &macroDef{at: c.site(n), name: name, slots: fr.Slots, caller: -1, varargs: -1, kwargs: -1}
+	var names []string
+	c.in(fr, c.file, func() {
+		for _, p := range params {
+			mp := macroParam{name: p.Name, slot: fr.Lookup(p.Name).Slot}
+			if p.Default != nil {
+				mp.def = c.expr(p.Default)
+			}
+			d.params = append(d.params, mp)
+			names = append(names, p.Name)
+		}
+	})
+	for _, special := range []struct {
+		name string
+		slot *int
+	}{{"caller", &d.caller}, {"varargs", &d.varargs}, {"kwargs", &d.kwargs}} {
+		if s := fr.Lookup(special.name); s != nil && s.Kind == jinja.SymCaller && c.used[s] {
+			*special.slot = s.Slot
+		}
+	}
+	c.in(fr, c.file, func() { d.inits = c.inits(fr, names) })
+	return d
+}
+
+// target compiles an assignment target in the current frame.
+func (c *compiler) target(t jinja.Expr) target {
+	switch t := t.(type) {
+	case *jinja.NameExpr:
+		s := c.prog.Refs[t]
+		if s == nil {
+			s = c.frame.Lookup(t.Name)
+		}
+		if s == nil {
+			c.fail(t, "internal error: unbound target %s", t.Name)
+		}
+		return target{at: c.site(t), hops: s.Hops(c.frame), slot: s.Slot}
+	case *jinja.TupleExpr:
+		tt := target{at: c.site(t)}
+		for _, it := range t.Items {
+			tt.items = append(tt.items, c.target(it))
+		}
+		if tt.items == nil {
+			tt.items = []target{}
+		}
+		return tt
+	case *jinja.AttrExpr:
+		return target{at: c.site(t), ns: c.expr(t.X), attr: t.Name}
+	}
+	c.fail(t, "cannot assign to %s", t.String())
+	return target{}
+}
+
+// symbolRef reads a symbol from frame fr.
+func (c *compiler) symbolRef(s *jinja.Symbol, fr *jinja.Frame) expr {
+	if s.Kind == jinja.SymGlobal {
+		d := globals[s.Name]
+		return &constX{v: objectValue(&builtin{name: s.Name, def: d})}
+	}
+	hops := s.Hops(fr)
+	if hops < 0 {
+		return &constX{v: undefined}
+	}
+	if hops == 0 {
+		return &slotX{slot: s.Slot}
+	}
+	return &outerX{hops: hops, slot: s.Slot}
+}
+
+// what names an expression in messages, kept short.
+func what(x jinja.Expr) string {
+	s := x.String()
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func (c *compiler) exprs(xs []jinja.Expr) []expr {
+	out := make([]expr, len(xs))
+	for i, x := range xs {
+		out[i] = c.expr(x)
+	}
+	return out
+}
+
+func (c *compiler) kwargs(ks []*jinja.Keyword) []kwExpr {
+	out := make([]kwExpr, len(ks))
+	for i, k := range ks {
+		out[i] = kwExpr{name: k.Name, x: c.expr(k.Value)}
+	}
+	return out
+}
+
+func (c *compiler) optExpr(x jinja.Expr) expr {
+	if x == nil {
+		return nil
+	}
+	return c.expr(x)
+}
+
+func (c *compiler) expr(x jinja.Expr) expr {
+	switch x := x.(type) {
+	case *jinja.NameExpr:
+		s := c.prog.Refs[x]
+		if s == nil {
+			c.fail(x, "internal error: unresolved name %s", x.Name)
+		}
+		return c.symbolRef(s, c.frame)
+	case *jinja.ConstExpr:
+		return &constX{v: c.constant(x)}
+	case *jinja.ListExpr:
+		return c.fold(&listX{at: c.site(x), items: c.exprs(x.Items)})
+	case *jinja.TupleExpr:
+		return c.fold(&listX{at: c.site(x), items: c.exprs(x.Items), tuple: true})
+	case *jinja.DictExpr:
+		return c.fold(&dictX{at: c.site(x), keys: c.exprs(x.Keys), vals: c.exprs(x.Values)})
+	case *jinja.AttrExpr:
+		return &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X)}
+	case *jinja.IndexExpr:
+		if s, ok := x.Index.(*jinja.SliceExpr); ok {
+			return &sliceX{at: c.site(x), x: c.expr(x.X), start: c.optExpr(s.Start), stop: c.optExpr(s.Stop), step: c.optExpr(s.Step)}
+		}
+		return &itemX{at: c.site(x), x: c.expr(x.X), key: c.expr(x.Index), what: what(x.X)}
+	case *jinja.CallExpr:
+		return c.call(x)
+	case *jinja.FilterExpr:
+		return &filterX{x: c.input(x), c: *c.filterCall(x)}
+	case *jinja.TestExpr:
+		if n, ok := x.X.(*jinja.NameExpr); ok && (x.Name == "defined" || x.Name == "undefined") {
+			return &definedX{x: c.expr(n), neg: (x.Name == "undefined") != x.Negated}
+		}
+		d := tests[x.Name]
+		if d == nil || d.refused != "" {
+			c.fail(x, "test %q is not supported", x.Name)
+		}
+		return &testX{x: c.expr(x.X), c: c.builtinCall(x, d, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs), neg: x.Negated}
+	case *jinja.UnaryExpr:
+		switch x.Op {
+		case "not":
+			return &notX{x: c.expr(x.X)}
+		case "-":
+			return c.fold(&negX{at: c.site(x), x: c.expr(x.X), neg: true})
+		}
+		return &negX{at: c.site(x), x: c.expr(x.X)}
+	case *jinja.BinaryExpr:
+		l, r := c.expr(x.L), c.expr(x.R)
+		switch x.Op {
+		case "and":
+			return &andX{l: l, r: r}
+		case "or":
+			return &orX{l: l, r: r}
+		}
+		return &binX{at: c.site(x), op: x.Op, l: l, r: r}
+	case *jinja.ConcatExpr:
+		return &concatX{at: c.site(x), items: c.exprs(x.Items)}
+	case *jinja.CompareExpr:
+		cx := &compareX{at: c.site(x), x: c.expr(x.X)}
+		for _, op := range x.Ops {
+			cx.ops = append(cx.ops, cmpOp{op: op.Op, y: c.expr(op.Y)})
+		}
+		return cx
+	case *jinja.CondExpr:
+		return &condX{test: c.expr(x.Test), then: c.expr(x.Then), els: c.optExpr(x.Else)}
+	case *jinja.SliceExpr:
+		c.fail(x, "a slice outside brackets")
+	}
+	c.fail(x, "internal error: the engine cannot evaluate %T", x)
+	return nil
+}
+
+// input is a filter's input expression.
+func (c *compiler) input(f *jinja.FilterExpr) expr {
+	if f.X == nil {
+		c.fail(f, "internal error: a filter without input")
+	}
+	return c.expr(f.X)
+}
+
+func (c *compiler) constant(x *jinja.ConstExpr) Value {
+	switch v := x.Value.(type) {
+	case nil:
+		return none
+	case bool:
+		return boolValue(v)
+	case string:
+		return strValue(v)
+	case int64:
+		return intValue(v)
+	case float64:
+		return floatValue(v)
+	case *big.Int:
+		c.fail(x, "integer %s is beyond the 64-bit range templates compute in", v)
+	}
+	c.fail(x, "internal error: constant %T", x.Value)
+	return Value{}
+}
+
+// fold evaluates an expression of constants at load. Lists, tuples and
+// dicts of constants become one shared value: a template cannot change a
+// value, so sharing is safe.
+func (c *compiler) fold(x expr) expr {
+	isConst := func(e expr) bool { _, ok := e.(*constX); return ok }
+	switch e := x.(type) {
+	case *listX:
+		for _, it := range e.items {
+			if !isConst(it) {
+				return x
+			}
+		}
+	case *dictX:
+		for i := range e.keys {
+			if !isConst(e.keys[i]) || !isConst(e.vals[i]) {
+				return x
+			}
+		}
+	case *negX:
+		if !isConst(e.x) {
+			return x
+		}
+	default:
+		return x
+	}
+	st := &state{lim: &Limits{}, mem: 1 << 30, work: 1 << 30}
+	v, ok := func() (v Value, ok bool) {
+		defer func() {
+			if recover() != nil {
+				ok = false
+			}
+		}()
+		return x.eval(st), true
+	}()
+	if !ok {
+		return x // evaluated at render, where its error has a template
+	}
+	return &constX{v: v}
+}
+
+// filterCall binds a filter's arguments.
+func (c *compiler) filterCall(f *jinja.FilterExpr) *builtinCall {
+	d := filters[f.Name]
+	if c.opt.HuggingFace && f.Name == "tojson" {
+		d = hfToJSONDef
+	}
+	if d == nil || d.refused != "" {
+		c.fail(f, "filter %q is not supported", f.Name)
+	}
+	bc := c.builtinCall(f, d, f.Args, f.Kwargs, f.DynArgs, f.DynKwargs)
+	return &bc
+}
+
+func (c *compiler) builtinCall(n jinja.Node, d *builtinDef, args []jinja.Expr, kw []*jinja.Keyword, dyn, dynkw jinja.Expr) builtinCall {
+	bc := builtinCall{at: c.site(n), def: d, dyn: c.optExpr(dyn), dynkw: c.optExpr(dynkw)}
+	if bc.dyn != nil || bc.dynkw != nil {
+		bc.args, bc.kw = c.exprs(args), c.kwargs(kw)
+		return bc
+	}
+	bound, rest, kws, err := bind(d, c.exprs(args), c.kwargs(kw))
+	if err != nil {
+		c.fail(n, "%v", err)
+	}
+	bc.args, bc.rest, bc.kw = bound, rest, kws
+	return bc
+}
+
+func (c *compiler) call(x *jinja.CallExpr) expr {
+	switch fn := x.Fn.(type) {
+	case *jinja.NameExpr:
+		if s := c.prog.Refs[fn]; s != nil && s.Kind == jinja.SymGlobal {
+			d := globals[fn.Name]
+			return &globalX{c: c.builtinCall(x, d, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)}
+		}
+	case *jinja.AttrExpr:
+		m := &methodX{at: c.site(x), recv: c.expr(fn.X), name: fn.Name, args: c.exprs(x.Args), kw: c.kwargs(x.Kwargs),
+			dyn: c.optExpr(x.DynArgs), dynkw: c.optExpr(x.DynKwargs), what: what(x.Fn)}
+		if ms := methods[fn.Name]; ms != nil {
+			for _, p := range []struct {
+				d  *builtinDef
+				to **builtinCall
+			}{{ms.str, &m.str}, {ms.list, &m.list}, {ms.dict, &m.dict}} {
+				if p.d == nil || p.d.refused != "" {
+					continue
+				}
+				if _, _, _, err := bind(p.d, m.args, m.kw); err != nil && m.dyn == nil && m.dynkw == nil {
+					continue // wrong arguments for this type: an error at run time
+				}
+				bc := c.builtinCall(x, p.d, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
+				*p.to = &bc
+			}
+		}
+		return m
+	}
+	return c.callX(x)
+}
+
+func (c *compiler) callX(x *jinja.CallExpr) *callX {
+	return &callX{at: c.site(x), fn: c.expr(x.Fn), args: c.exprs(x.Args), kw: c.kwargs(x.Kwargs),
+		dyn: c.optExpr(x.DynArgs), dynkw: c.optExpr(x.DynKwargs), what: what(x.Fn)}
+}

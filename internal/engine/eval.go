@@ -1,0 +1,365 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Compiled expressions. The compiler (compile.go) turns each Jinja
+// expression into a tree of these nodes once, at load; a render evaluates
+// them directly: names are slots, builtins are bound, constants are
+// values. Nothing is looked up by name while rendering, and nothing is
+// called by reflection.
+
+type expr interface {
+	eval(st *state) Value
+}
+
+type constX struct{ v Value }
+
+func (x *constX) eval(*state) Value { return x.v }
+
+// slotX reads a slot of the current activation.
+type slotX struct{ slot int }
+
+func (x *slotX) eval(st *state) Value { return st.act.slots[x.slot] }
+
+// outerX reads a slot of an enclosing activation.
+type outerX struct{ hops, slot int }
+
+func (x *outerX) eval(st *state) Value {
+	a := st.act
+	for i := 0; i < x.hops; i++ {
+		a = a.parent
+	}
+	return a.slots[x.slot]
+}
+
+type attrX struct {
+	at   site
+	x    expr
+	name string
+	what string // the expression, for messages
+}
+
+func (x *attrX) eval(st *state) Value {
+	v := x.x.eval(st)
+	if v.k == Dict {
+		if m, ok := v.ref.(map[string]any); ok { // JSON data: the common case
+			if r, ok := m[x.name]; ok {
+				return FromGo(r)
+			}
+			return undefined
+		}
+	}
+	st.at = &x.at
+	r, err := getAttr(v, x.name)
+	if err != nil {
+		st.fail(&x.at, undefinedAttr(x.what, x.name, err))
+	}
+	return r
+}
+
+func undefinedAttr(what, name string, err error) error {
+	if errors.Is(err, errUndefinedUse) {
+		return fmt.Errorf("%s is undefined, so it has no attribute %q", what, name)
+	}
+	return err
+}
+
+type itemX struct {
+	at   site
+	x    expr
+	key  expr
+	what string
+}
+
+func (x *itemX) eval(st *state) Value {
+	v := x.x.eval(st)
+	k := x.key.eval(st)
+	st.at = &x.at
+	r, err := getItem(v, k)
+	if err != nil {
+		if errors.Is(err, errUndefinedUse) {
+			ks, _ := reprString(k)
+			st.fail(&x.at, fmt.Errorf("%s is undefined, so it has no item %s", x.what, ks))
+		}
+		st.fail(&x.at, err)
+	}
+	return r
+}
+
+type sliceX struct {
+	at                site
+	x                 expr
+	start, stop, step expr // nil when absent
+}
+
+func (x *sliceX) eval(st *state) Value {
+	v := x.x.eval(st)
+	ev := func(e expr) Value {
+		if e == nil {
+			return none
+		}
+		return e.eval(st)
+	}
+	r, err := slice(st, v, ev(x.start), ev(x.stop), ev(x.step))
+	st.check(&x.at, err)
+	return r
+}
+
+type listX struct {
+	at    site
+	items []expr
+	tuple bool
+}
+
+func (x *listX) eval(st *state) Value {
+	st.check(&x.at, st.chargeItems(len(x.items)))
+	out := make([]Value, len(x.items))
+	for i, it := range x.items {
+		out[i] = it.eval(st)
+	}
+	if x.tuple {
+		return tupleValue(out)
+	}
+	return listValue(out)
+}
+
+type dictX struct {
+	at         site
+	keys, vals []expr
+}
+
+func (x *dictX) eval(st *state) Value {
+	st.check(&x.at, st.chargeItems(2*len(x.keys)))
+	d := NewOrderedDict()
+	for i := range x.keys {
+		k := x.keys[i].eval(st)
+		if !d.Set(k, x.vals[i].eval(st)) {
+			st.fail(&x.at, fmt.Errorf("unhashable type: %s cannot be a dict key", typeName(k)))
+		}
+	}
+	return DictValue(d)
+}
+
+type notX struct{ x expr }
+
+func (x *notX) eval(st *state) Value { return boolValue(!truthy(x.x.eval(st))) }
+
+type negX struct {
+	at  site
+	x   expr
+	neg bool // - rather than +
+}
+
+func (x *negX) eval(st *state) Value {
+	v := x.x.eval(st)
+	switch v.k {
+	case Int, Bool:
+		if !x.neg {
+			return intValue(v.n)
+		}
+		if v.n == -1<<63 {
+			st.fail(&x.at, errOverflow)
+		}
+		return intValue(-v.n)
+	case Float:
+		if x.neg {
+			return floatValue(-v.float())
+		}
+		return v
+	}
+	op := "-"
+	if !x.neg {
+		op = "+"
+	}
+	if v.k == Undefined {
+		st.fail(&x.at, fmt.Errorf("unary %s of an undefined value", op))
+	}
+	st.fail(&x.at, fmt.Errorf("bad operand type for unary %s: %s", op, typeName(v)))
+	return Value{}
+}
+
+// andX and orX return an operand, as Python's and/or do.
+type andX struct{ l, r expr }
+
+func (x *andX) eval(st *state) Value {
+	if l := x.l.eval(st); !truthy(l) {
+		return l
+	}
+	return x.r.eval(st)
+}
+
+type orX struct{ l, r expr }
+
+func (x *orX) eval(st *state) Value {
+	if l := x.l.eval(st); truthy(l) {
+		return l
+	}
+	return x.r.eval(st)
+}
+
+type binX struct {
+	at   site
+	op   string
+	l, r expr
+}
+
+func (x *binX) eval(st *state) Value {
+	a, b := x.l.eval(st), x.r.eval(st)
+	if a.k == Int && b.k == Int {
+		switch x.op { // the common integer cases, without the general path
+		case "+":
+			if r := a.n + b.n; (r > a.n) == (b.n > 0) {
+				return intValue(r)
+			}
+		case "-":
+			if r := a.n - b.n; (r < a.n) == (b.n > 0) {
+				return intValue(r)
+			}
+		}
+	}
+	st.at = &x.at
+	r, err := arith(st, x.op, a, b)
+	if err != nil {
+		if errors.Is(err, errUndefinedUse) {
+			err = fmt.Errorf("an undefined value in %s", x.op)
+		}
+		st.fail(&x.at, err)
+	}
+	return r
+}
+
+// concatX is a ~ b ~ c: every operand as str(), joined.
+type concatX struct {
+	at    site
+	items []expr
+}
+
+func (x *concatX) eval(st *state) Value {
+	p := printer{limit: st.budgetLeft()}
+	st.at = &x.at
+	for _, it := range x.items {
+		if err := p.str(it.eval(st)); err != nil {
+			st.fail(&x.at, st.printErr(err, len(p.b)))
+		}
+	}
+	st.check(&x.at, st.charge(len(p.b)))
+	return strValue(string(p.b))
+}
+
+// printErr turns a printer's refusal into the render's error.
+func (st *state) printErr(err error, n int) error {
+	if errors.Is(err, errPrintSize) {
+		return st.tooBig(n)
+	}
+	return err
+}
+
+type cmpOp struct {
+	op string
+	y  expr
+}
+
+// compareX is a chained comparison: a < b < c is a < b and b < c, with b
+// evaluated once.
+type compareX struct {
+	at  site
+	x   expr
+	ops []cmpOp
+}
+
+func (x *compareX) eval(st *state) Value {
+	a := x.x.eval(st)
+	for _, op := range x.ops {
+		b := op.y.eval(st)
+		ok := compareOp(st, &x.at, op.op, a, b)
+		if !ok {
+			return vFalse
+		}
+		a = b
+	}
+	return vTrue
+}
+
+func compareOp(st *state, at *site, op string, a, b Value) bool {
+	switch op {
+	case "==":
+		return fastEqual(st, at, a, b)
+	case "!=":
+		return !fastEqual(st, at, a, b)
+	case "in", "notin":
+		st.at = at
+		in, err := contains(b, a)
+		st.check(at, err)
+		return in == (op == "in")
+	}
+	var c int
+	switch {
+	case a.k == Int && b.k == Int:
+		c = cmpInt(a.n, b.n)
+	case a.k == String && b.k == String:
+		switch {
+		case a.s < b.s:
+			c = -1
+		case a.s > b.s:
+			c = 1
+		}
+	default:
+		var err error
+		st.at = at
+		if c, err = compare(a, b); err != nil {
+			if a.k == Undefined || b.k == Undefined {
+				err = fmt.Errorf("an undefined value compared with %s", op)
+			}
+			st.fail(at, err)
+		}
+	}
+	switch op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+func fastEqual(st *state, at *site, a, b Value) bool {
+	switch {
+	case a.k == String && b.k == String:
+		return a.s == b.s
+	case a.k == Int && b.k == Int:
+		return a.n == b.n
+	}
+	eq, err := equalDepth(a, b, 0)
+	st.check(at, err)
+	return eq
+}
+
+type condX struct {
+	test, then, els expr // els nil: undefined
+}
+
+func (x *condX) eval(st *state) Value {
+	if truthy(x.test.eval(st)) {
+		return x.then.eval(st)
+	}
+	if x.els == nil {
+		return undefined
+	}
+	return x.els.eval(st)
+}
+
+// definedX is "name is defined" for a plain name: a slot that holds a
+// value. (Any other operand is tested on its value: testX.)
+type definedX struct {
+	x   expr
+	neg bool
+}
+
+func (x *definedX) eval(st *state) Value {
+	return boolValue((x.x.eval(st).k != Undefined) != x.neg)
+}

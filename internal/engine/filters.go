@@ -1,0 +1,1460 @@
+//promptkit:allow-inline the template engine's filters: their subject is template output (HTML entities, ellipses)
+package engine
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Jinja's built-in filters (jinja2/filters.py), with Python's semantics.
+// Every one that does not touch files or keep state between renders is
+// here; random is refused (it would make a prompt non-reproducible).
+
+func init() {
+	none0 := none
+	define(filters,
+		&builtinDef{name: "abs", fn: filterAbs},
+		&builtinDef{name: "attr", params: []param{req("name")}, fn: filterAttr},
+		&builtinDef{name: "batch", params: []param{req("linecount"), opt("fill_with", none0)}, fn: filterBatch},
+		&builtinDef{name: "capitalize", fn: strFilter(pyCapitalize)},
+		&builtinDef{name: "center", params: []param{opt("width", intValue(80))}, fn: filterCenter},
+		&builtinDef{name: "default", params: []param{opt("default_value", strValue("")), opt("boolean", vFalse)}, fn: filterDefault},
+		&builtinDef{name: "dictsort", params: []param{opt("case_sensitive", vFalse), opt("by", strValue("key")), opt("reverse", vFalse)}, fn: filterDictsort},
+		&builtinDef{name: "escape", fn: filterEscape},
+		&builtinDef{name: "filesizeformat", params: []param{opt("binary", vFalse)}, fn: filterFilesize},
+		&builtinDef{name: "first", fn: filterFirst},
+		&builtinDef{name: "float", params: []param{opt("default", floatValue(0))}, fn: filterFloat},
+		&builtinDef{name: "forceescape", fn: filterForceEscape},
+		&builtinDef{name: "format", rest: true, anyKw: true, fn: filterFormat},
+		&builtinDef{name: "groupby", params: []param{req("attribute"), opt("default", none0), opt("case_sensitive", vFalse)}, fn: filterGroupby},
+		&builtinDef{name: "indent", params: []param{opt("width", intValue(4)), opt("first", vFalse), opt("blank", vFalse)}, fn: filterIndent},
+		&builtinDef{name: "int", params: []param{opt("default", intValue(0)), opt("base", intValue(10))}, fn: filterInt},
+		&builtinDef{name: "items", fn: filterItems},
+		&builtinDef{name: "join", params: []param{opt("d", strValue("")), opt("attribute", none0)}, fn: filterJoin},
+		&builtinDef{name: "last", fn: filterLast},
+		&builtinDef{name: "length", fn: filterLength},
+		&builtinDef{name: "list", fn: filterList},
+		&builtinDef{name: "lower", fn: strFilter(pyLower)},
+		&builtinDef{name: "map", rest: true, anyKw: true, fn: filterMap},
+		&builtinDef{name: "max", params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			return minMax(st, in, a, 1)
+		}},
+		&builtinDef{name: "min", params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			return minMax(st, in, a, -1)
+		}},
+		&builtinDef{name: "pprint", fn: filterPprint},
+		refuse("random", "it picks at random, which would make a prompt non-reproducible"),
+		&builtinDef{name: "reject", rest: true, anyKw: true, fn: selectFilter(false, false)},
+		&builtinDef{name: "rejectattr", rest: true, anyKw: true, fn: selectFilter(false, true)},
+		&builtinDef{name: "replace", params: []param{req("old"), req("new"), opt("count", none0)}, fn: filterReplace},
+		&builtinDef{name: "reverse", fn: filterReverse},
+		&builtinDef{name: "round", params: []param{opt("precision", intValue(0)), opt("method", strValue("common"))}, fn: filterRound},
+		&builtinDef{name: "safe", fn: func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+			s, err := str1(in)
+			return markupValue(s), err
+		}},
+		&builtinDef{name: "select", rest: true, anyKw: true, fn: selectFilter(true, false)},
+		&builtinDef{name: "selectattr", rest: true, anyKw: true, fn: selectFilter(true, true)},
+		&builtinDef{name: "slice", params: []param{req("slices"), opt("fill_with", none0)}, fn: filterSlice},
+		&builtinDef{name: "sort", params: []param{opt("reverse", vFalse), opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: filterSort},
+		&builtinDef{name: "string", fn: func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+			if in.k == String {
+				return in, nil
+			}
+			s, err := strString(in)
+			if err == nil {
+				err = st.charge(len(s))
+			}
+			return strValue(s), err
+		}},
+		&builtinDef{name: "striptags", fn: filterStriptags},
+		&builtinDef{name: "sum", params: []param{opt("attribute", none0), opt("start", intValue(0))}, fn: filterSum},
+		&builtinDef{name: "title", fn: strFilter(jinjaTitle)},
+		&builtinDef{name: "tojson", params: []param{opt("indent", none0)}, fn: filterToJSON},
+		&builtinDef{name: "trim", params: []param{opt("chars", none0)}, fn: filterTrim},
+		&builtinDef{name: "truncate", params: []param{opt("length", intValue(255)), opt("killwords", vFalse), opt("end", strValue("...")), opt("leeway", none0)}, fn: filterTruncate},
+		&builtinDef{name: "unique", params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: filterUnique},
+		&builtinDef{name: "upper", fn: strFilter(pyUpper)},
+		&builtinDef{name: "urlencode", fn: filterURLEncode},
+		&builtinDef{name: "urlize", params: []param{opt("trim_url_limit", none0), opt("nofollow", vFalse), opt("target", none0), opt("rel", none0), opt("extra_schemes", none0)}, fn: filterURLize},
+		&builtinDef{name: "wordcount", fn: filterWordcount},
+		&builtinDef{name: "wordwrap", params: []param{opt("width", intValue(79)), opt("break_long_words", vTrue), opt("wrapstring", none0), opt("break_on_hyphens", vTrue)}, fn: filterWordwrap},
+		&builtinDef{name: "xmlattr", params: []param{opt("autospace", vTrue)}, fn: filterXMLAttr},
+		// image makes an image part of a chat message; the compiler turns
+		// {{ x | image }} inside a chat block into one, and the checks
+		// refuse it anywhere else.
+		&builtinDef{name: "image", fn: func(*state, Value, []Value, *extra) (Value, error) {
+			return Value{}, fmt.Errorf("the image filter works only as {{ x | image }} inside a {%% chat %%} block")
+		}},
+	)
+	alias(filters, "d", "default")
+	alias(filters, "e", "escape")
+	alias(filters, "count", "length")
+}
+
+// strFilter makes a filter of a string function: the input is str()'d.
+func strFilter(f func(string) string) builtinFn {
+	return func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		if in.k == Undefined {
+			return strValue(""), nil
+		}
+		s, err := str1(in)
+		if err != nil {
+			return Value{}, err
+		}
+		if err := st.charge(len(s)); err != nil {
+			return Value{}, err
+		}
+		return strValue(f(s)), nil
+	}
+}
+
+func filterAbs(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	switch in.k {
+	case Int, Bool:
+		if in.n == math.MinInt64 {
+			return Value{}, errOverflow
+		}
+		if in.n < 0 {
+			return intValue(-in.n), nil
+		}
+		return intValue(in.n), nil
+	case Float:
+		return floatValue(math.Abs(in.float())), nil
+	}
+	return Value{}, fmt.Errorf("bad operand type for abs(): %s", typeName(in))
+}
+
+func filterAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	name, err := argStr("attr", "name", a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	// attr reads an attribute only, never an item: for a dict, that is one
+	// of its methods.
+	switch in.k {
+	case Object:
+		return getAttr(in, name)
+	case Dict, String, List, Tuple:
+		v, err := getAttr(in, name)
+		if err != nil || v.k != Object {
+			return undefined, err
+		}
+		return v, nil
+	}
+	return undefined, nil
+}
+
+func filterBatch(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	n, err := argInt("batch", "linecount", a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	if n <= 0 {
+		return Value{}, fmt.Errorf("batch: linecount must be positive")
+	}
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.chargeItems(len(items) + len(items)/int(n) + 1); err != nil {
+		return Value{}, err
+	}
+	var out []Value
+	for i := 0; i < len(items); i += int(n) {
+		row := slices.Clone(items[i:min(i+int(n), len(items))])
+		if len(row) < int(n) && a[1].k != None {
+			for len(row) < int(n) {
+				row = append(row, a[1])
+			}
+		}
+		out = append(out, listValue(row))
+	}
+	return listValue(orEmptyValues(out)), nil
+}
+
+func orEmptyValues(v []Value) []Value {
+	if v == nil {
+		return []Value{}
+	}
+	return v
+}
+
+func pyCapitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
+}
+
+func filterCenter(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	w, err := argInt("center", "width", a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	n := runeCount(s)
+	if int64(n) >= w {
+		return strValue(s), nil
+	}
+	if err := st.charge(int(w)); err != nil {
+		return Value{}, err
+	}
+	// Python's str.center puts the extra space on the right when the
+	// padding is odd, unless the string's length is odd.
+	pad := int(w) - n
+	left := pad / 2
+	if pad%2 == 1 && n%2 == 1 {
+		left++
+	}
+	return strValue(strings.Repeat(" ", left) + s + strings.Repeat(" ", pad-left)), nil
+}
+
+func filterDefault(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	if in.k == Undefined || (truthy(a[1]) && !truthy(in)) {
+		return a[0], nil
+	}
+	return in, nil
+}
+
+func filterDictsort(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	if in.k != Dict {
+		return Value{}, fmt.Errorf("dictsort needs a dict, not %s", typeName(in))
+	}
+	by, _ := str1(a[1])
+	pos := 0
+	switch by {
+	case "key":
+	case "value":
+		pos = 1
+	default:
+		return Value{}, fmt.Errorf("dictsort: by must be 'key' or 'value'")
+	}
+	keys := dictKeys(in)
+	if err := st.chargeItems(3 * len(keys)); err != nil {
+		return Value{}, err
+	}
+	pairs := make([]Value, len(keys))
+	for i, k := range keys {
+		v, _ := dictGet(in, k)
+		pairs[i] = tupleValue([]Value{k, v})
+	}
+	err := sortValues(st, pairs, truthy(a[2]), func(p Value) Value { return foldCase(seqAt(p, pos), truthy(a[0])) })
+	return listValue(pairs), err
+}
+
+// foldCase lowers a string for case-insensitive comparison.
+func foldCase(v Value, caseSensitive bool) Value {
+	if !caseSensitive && v.k == String {
+		return strValue(strings.ToLower(v.s))
+	}
+	return v
+}
+
+// sortValues sorts items stably by key, as Python's sorted does; items
+// that cannot be ordered are an error.
+func sortValues(st *state, items []Value, reverse bool, key func(Value) Value) error {
+	if err := st.spend(int64(len(items)) * int64(bits(len(items)))); err != nil {
+		return err
+	}
+	keys := make([]Value, len(items))
+	for i, it := range items {
+		keys[i] = key(it)
+	}
+	idx := make([]int, len(items))
+	for i := range idx {
+		idx[i] = i
+	}
+	var cmpErr error
+	slices.SortStableFunc(idx, func(i, j int) int {
+		c, err := compare(keys[i], keys[j])
+		if err != nil && cmpErr == nil {
+			cmpErr = err
+		}
+		if reverse {
+			return -c
+		}
+		return c
+	})
+	if cmpErr != nil {
+		return cmpErr
+	}
+	sorted := make([]Value, len(items))
+	for i, j := range idx {
+		sorted[i] = items[j]
+	}
+	copy(items, sorted)
+	return nil
+}
+
+func bits(n int) int {
+	b := 1
+	for n > 1 {
+		n >>= 1
+		b++
+	}
+	return b
+}
+
+// htmlEscape is markupsafe.escape: & < > " ' become entities.
+func htmlEscape(s string) string {
+	if !strings.ContainsAny(s, `&<>"'`) {
+		return s
+	}
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
+	return r.Replace(s)
+}
+
+func filterEscape(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	if in.isMarkup() {
+		return in, nil
+	}
+	return filterForceEscape(st, in, nil, nil)
+}
+
+func filterForceEscape(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	if in.k == Undefined {
+		return markupValue(""), nil
+	}
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.charge(len(s) * 2); err != nil {
+		return Value{}, err
+	}
+	return markupValue(htmlEscape(s)), nil
+}
+
+func filterFilesize(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	var n float64
+	switch in.k {
+	case Int, Bool, Float:
+		n = toFloat(in)
+	case String:
+		f, err := strconv.ParseFloat(strings.TrimSpace(in.s), 64)
+		if err != nil {
+			return Value{}, fmt.Errorf("filesizeformat: %q is not a number", in.s)
+		}
+		n = f
+	default:
+		return Value{}, fmt.Errorf("filesizeformat needs a number, not %s", typeName(in))
+	}
+	binary := truthy(a[0])
+	base := 1000.0
+	prefixes := []string{"kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"}
+	if binary {
+		base = 1024
+		prefixes = []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"}
+	}
+	switch {
+	case n == 1:
+		return strValue("1 Byte"), nil
+	case n < base:
+		return strValue(fmt.Sprintf("%d Bytes", int64(n))), nil
+	}
+	unit := base
+	for i, p := range prefixes {
+		unit = math.Pow(base, float64(i+2))
+		if n < unit || i == len(prefixes)-1 {
+			return strValue(fmt.Sprintf("%.1f %s", base*n/unit, p)), nil
+		}
+	}
+	return Value{}, nil
+}
+
+func filterFirst(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	it, err := iterate(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if it.n == 0 && it.vals == nil || it.n == 0 {
+		return undefined, nil
+	}
+	return it.at(0), nil
+}
+
+func filterLast(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	it, err := iterate(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if it.n == 0 {
+		return undefined, nil
+	}
+	return it.at(it.n - 1), nil
+}
+
+func filterFloat(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	switch in.k {
+	case Float:
+		return in, nil
+	case Int, Bool:
+		return floatValue(float64(in.n)), nil
+	case String:
+		if f, ok := parsePyFloat(in.s); ok {
+			return floatValue(f), nil
+		}
+	}
+	return a[0], nil
+}
+
+// parsePyFloat parses a string as Python's float() does.
+func parsePyFloat(s string) (float64, bool) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "_", ""))
+	switch strings.ToLower(s) {
+	case "inf", "+inf", "infinity", "+infinity":
+		return math.Inf(1), true
+	case "-inf", "-infinity":
+		return math.Inf(-1), true
+	case "nan", "+nan", "-nan":
+		return math.NaN(), true
+	}
+	if strings.HasPrefix(strings.ToLower(strings.TrimLeft(s, "+-")), "0x") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+func filterFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	var args Value
+	switch {
+	case ex != nil && ex.kw != nil && len(ex.rest) > 0:
+		return Value{}, fmt.Errorf("format takes positional or keyword arguments, not both")
+	case ex != nil && ex.kw != nil:
+		args = DictValue(ex.kw)
+	case ex != nil && len(ex.rest) == 1:
+		args = ex.rest[0]
+		if args.k != Dict {
+			args = tupleValue([]Value{args})
+		}
+	case ex != nil:
+		args = tupleValue(ex.rest)
+	default:
+		args = tupleValue(nil)
+	}
+	return percentFormat(st, s, args)
+}
+
+func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	get, err := attrGetter(a[0], a[1])
+	if err != nil {
+		return Value{}, err
+	}
+	cs := truthy(a[2])
+	if err := st.chargeItems(3 * len(items)); err != nil {
+		return Value{}, err
+	}
+	keyOf := func(v Value) Value { k, _ := get(v); return foldCase(k, cs) }
+	sorted := slices.Clone(items)
+	if err := sortValues(st, sorted, false, keyOf); err != nil {
+		return Value{}, err
+	}
+	var out []Value
+	for i := 0; i < len(sorted); {
+		k := keyOf(sorted[i])
+		j := i + 1
+		for j < len(sorted) && equal(keyOf(sorted[j]), k) {
+			j++
+		}
+		grouper, _ := get(sorted[i])
+		if !cs {
+			grouper = k
+			if g, _ := get(sorted[i]); g.k != String {
+				grouper = g
+			}
+		}
+		out = append(out, Value{k: Tuple, ref: &seqData{items: []Value{grouper, listValue(slices.Clone(sorted[i:j]))}, names: []string{"grouper", "list"}}})
+		i = j
+	}
+	return listValue(orEmptyValues(out)), nil
+}
+
+// attrGetter makes Jinja's make_attrgetter: a dotted path of attributes or
+// integer indexes ("user.name", "tags.0"), with a default for undefined.
+func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
+	var parts []Value
+	switch attr.k {
+	case String:
+		for _, p := range strings.Split(attr.s, ".") {
+			if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+				parts = append(parts, intValue(n))
+			} else {
+				parts = append(parts, strValue(p))
+			}
+		}
+	case Int:
+		parts = []Value{attr}
+	case None:
+		return func(v Value) (Value, error) { return v, nil }, nil
+	default:
+		return nil, fmt.Errorf("attribute must be a string or an integer, not %s", typeName(attr))
+	}
+	return func(v Value) (Value, error) {
+		var err error
+		for _, p := range parts {
+			if v, err = getItem(v, p); err != nil {
+				return Value{}, err
+			}
+		}
+		if v.k == Undefined && def.k != None {
+			return def, nil
+		}
+		return v, nil
+	}, nil
+}
+
+// filterIndent is Jinja's do_indent, quirks included: the text gets a
+// newline appended before it is split into lines (so one trailing newline
+// is kept as it is), lines split as Python's splitlines splits them, and
+// an empty line is not indented unless blank.
+func filterIndent(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	var pad string
+	switch a[0].k {
+	case Int, Bool:
+		if a[0].n > int64(st.budgetLeft()) {
+			return Value{}, st.tooBig(int(min(a[0].n, math.MaxInt32)))
+		}
+		pad = strings.Repeat(" ", int(max(a[0].n, 0)))
+	default:
+		if pad, err = str1(a[0]); err != nil {
+			return Value{}, err
+		}
+	}
+	lines := splitlines(s + "\n")
+	if err := st.charge(len(s) + len(pad)*(len(lines)+1)); err != nil {
+		return Value{}, err
+	}
+	var rv string
+	if truthy(a[2]) {
+		rv = strings.Join(lines, "\n"+pad)
+	} else {
+		var b strings.Builder
+		b.WriteString(lines[0])
+		for _, l := range lines[1:] {
+			b.WriteByte('\n')
+			if l != "" {
+				b.WriteString(pad)
+			}
+			b.WriteString(l)
+		}
+		rv = b.String()
+	}
+	if truthy(a[1]) {
+		rv = pad + rv
+	}
+	return strValue(rv), nil
+}
+
+// splitlines is Python's str.splitlines: the line boundaries are \n, \r,
+// \r\n, \v, \f, \x1c, \x1d, \x1e, \x85, \u2028 and \u2029, and the
+// boundary ending the last line makes no empty line after it.
+func splitlines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+			out = append(out, s[start:i])
+			if r == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+				n++
+			}
+			start = i + n
+		}
+		i += n
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	switch in.k {
+	case Int, Bool:
+		return intValue(in.n), nil
+	case Float:
+		f := in.float()
+		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 1<<63 {
+			return a[0], nil
+		}
+		return intValue(int64(f)), nil
+	case String:
+		base, err := argInt("int", "base", a[1])
+		if err != nil {
+			return Value{}, err
+		}
+		s := strings.TrimSpace(strings.ReplaceAll(in.s, "_", ""))
+		if base == 10 {
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return intValue(n), nil
+			}
+			if f, ok := parsePyFloat(s); ok && !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) < 1<<63 {
+				return intValue(int64(f)), nil
+			}
+			return a[0], nil
+		}
+		if base == 16 || base == 8 || base == 2 {
+			l := strings.ToLower(s)
+			l = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(l, "0x"), "0o"), "0b")
+			s = l
+		}
+		if n, err := strconv.ParseInt(s, int(base), 64); err == nil {
+			return intValue(n), nil
+		}
+	}
+	return a[0], nil
+}
+
+func filterItems(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	switch in.k {
+	case Undefined:
+		return listValue([]Value{}), nil
+	case Dict:
+		return itemsOf(st, in)
+	}
+	return Value{}, fmt.Errorf("items needs a dict, not %s", typeName(in))
+}
+
+// itemsOf is d.items(): a list of (key, value) tuples.
+func itemsOf(st *state, d Value) (Value, error) {
+	keys := dictKeys(d)
+	if err := st.chargeItems(3 * len(keys)); err != nil {
+		return Value{}, err
+	}
+	out := make([]Value, len(keys))
+	for i, k := range keys {
+		v, _ := dictGet(d, k)
+		out[i] = tupleValue([]Value{k, v})
+	}
+	return listValue(out), nil
+}
+
+func filterJoin(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	it, err := iterate(in)
+	if err != nil {
+		return Value{}, err
+	}
+	sep, err := str1(a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	get, err := attrGetter(a[1], none)
+	if err != nil {
+		return Value{}, err
+	}
+	p := printer{limit: st.budgetLeft()}
+	for i := 0; i < it.n; i++ {
+		if i > 0 {
+			if err := p.write(sep); err != nil {
+				return Value{}, st.printErr(err, len(p.b))
+			}
+		}
+		v, err := get(it.at(i))
+		if err != nil {
+			return Value{}, err
+		}
+		if err := p.str(v); err != nil {
+			return Value{}, st.printErr(err, len(p.b))
+		}
+	}
+	if err := st.charge(len(p.b)); err != nil {
+		return Value{}, err
+	}
+	return strValue(string(p.b)), nil
+}
+
+func filterLength(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	n := length(in)
+	if n < 0 {
+		return Value{}, fmt.Errorf("object of type %s has no len()", typeName(in))
+	}
+	return intValue(int64(n)), nil
+}
+
+func filterList(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.chargeItems(len(items)); err != nil {
+		return Value{}, err
+	}
+	return listValue(slices.Clone(orEmptyValues(items))), nil
+}
+
+func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.chargeItems(len(items)); err != nil {
+		return Value{}, err
+	}
+	var f func(Value) (Value, error)
+	switch {
+	case ex != nil && ex.kw != nil && len(ex.rest) == 0:
+		attr, ok := ex.kw.getString("attribute")
+		if !ok {
+			return Value{}, fmt.Errorf("map needs a filter name or attribute=")
+		}
+		def, _ := ex.kw.getString("default")
+		if def.k == Undefined {
+			def = none
+		}
+		get, err := attrGetter(attr, def)
+		if err != nil {
+			return Value{}, err
+		}
+		f = get
+	case ex != nil && len(ex.rest) > 0:
+		name, err := argStr("map", "filter", ex.rest[0])
+		if err != nil {
+			return Value{}, err
+		}
+		d, ok := filters[name]
+		if !ok || d.refused != "" {
+			return Value{}, fmt.Errorf("map: no filter named %q", name)
+		}
+		args, fex, err := bindArgs(d, ex.rest[1:], ex.kw)
+		if err != nil {
+			return Value{}, err
+		}
+		f = func(v Value) (Value, error) { return d.fn(st, v, args, fex) }
+	default:
+		return Value{}, fmt.Errorf("map needs a filter name or attribute=")
+	}
+	out := make([]Value, len(items))
+	for i, it := range items {
+		if out[i], err = f(it); err != nil {
+			return Value{}, err
+		}
+	}
+	return listValue(out), nil
+}
+
+func minMax(st *state, in Value, a []Value, sign int) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.spend(int64(len(items))); err != nil {
+		return Value{}, err
+	}
+	if len(items) == 0 {
+		return undefined, nil
+	}
+	get, err := attrGetter(a[1], none)
+	if err != nil {
+		return Value{}, err
+	}
+	cs := truthy(a[0])
+	key := func(v Value) (Value, error) {
+		k, err := get(v)
+		return foldCase(k, cs), err
+	}
+	best := items[0]
+	bk, err := key(best)
+	if err != nil {
+		return Value{}, err
+	}
+	for _, it := range items[1:] {
+		k, err := key(it)
+		if err != nil {
+			return Value{}, err
+		}
+		c, err := compare(k, bk)
+		if err != nil {
+			return Value{}, err
+		}
+		if c*sign > 0 {
+			best, bk = it, k
+		}
+	}
+	return best, nil
+}
+
+func filterPprint(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	s, err := reprString(in)
+	if err != nil {
+		return Value{}, err
+	}
+	return strValue(s), st.charge(len(s))
+}
+
+// selectFilter makes select, reject, selectattr and rejectattr.
+func selectFilter(keep, byAttr bool) builtinFn {
+	return func(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+		items, err := values(in)
+		if err != nil {
+			return Value{}, err
+		}
+		if err := st.chargeItems(len(items)); err != nil {
+			return Value{}, err
+		}
+		var rest []Value
+		if ex != nil {
+			rest = ex.rest
+		}
+		get := func(v Value) (Value, error) { return v, nil }
+		if byAttr {
+			if len(rest) == 0 {
+				return Value{}, fmt.Errorf("selectattr and rejectattr need an attribute name")
+			}
+			g, err := attrGetter(rest[0], none)
+			if err != nil {
+				return Value{}, err
+			}
+			get, rest = g, rest[1:]
+		}
+		test := func(v Value) (bool, error) { return truthy(v), nil }
+		if len(rest) > 0 {
+			name, err := argStr("select", "test", rest[0])
+			if err != nil {
+				return Value{}, err
+			}
+			d, ok := tests[name]
+			if !ok || d.refused != "" {
+				return Value{}, fmt.Errorf("no test named %q", name)
+			}
+			var kw *OrderedDict
+			if ex != nil {
+				kw = ex.kw
+			}
+			args, tex, err := bindArgs(d, rest[1:], kw)
+			if err != nil {
+				return Value{}, err
+			}
+			test = func(v Value) (bool, error) {
+				r, err := d.fn(st, v, args, tex)
+				return truthy(r), err
+			}
+		}
+		var out []Value
+		for _, it := range items {
+			v, err := get(it)
+			if err != nil {
+				return Value{}, err
+			}
+			ok, err := test(v)
+			if err != nil {
+				return Value{}, err
+			}
+			if ok == keep {
+				out = append(out, it)
+			}
+		}
+		return listValue(orEmptyValues(out)), nil
+	}
+}
+
+func filterReplace(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	old, err := str1(a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	repl, err := str1(a[1])
+	if err != nil {
+		return Value{}, err
+	}
+	n := -1
+	if a[2].k != None {
+		c, err := argInt("replace", "count", a[2])
+		if err != nil {
+			return Value{}, err
+		}
+		n = int(c)
+	}
+	r, err := replaceN(st, s, old, repl, n)
+	return strValue(r), err
+}
+
+// replaceN is Python's str.replace with the result's size charged first.
+func replaceN(st *state, s, old, repl string, n int) (string, error) {
+	c := strings.Count(s, old)
+	if n >= 0 && n < c {
+		c = n
+	}
+	grow := len(s) + c*(len(repl)-len(old))
+	if c > 0 && len(repl) > len(old) && (len(repl)-len(old)) > (st.budgetLeft()-len(s))/c {
+		return "", st.tooBig(grow)
+	}
+	if err := st.charge(max(grow, 0)); err != nil {
+		return "", err
+	}
+	return strings.Replace(s, old, repl, n), nil
+}
+
+func filterReverse(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	if in.k == String {
+		if err := st.charge(len(in.s)); err != nil {
+			return Value{}, err
+		}
+		rs := []rune(in.s)
+		slices.Reverse(rs)
+		return strValue(string(rs)), nil
+	}
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.chargeItems(len(items)); err != nil {
+		return Value{}, err
+	}
+	out := slices.Clone(items)
+	slices.Reverse(out)
+	return listValue(orEmptyValues(out)), nil
+}
+
+func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	if !in.isNumber() {
+		return Value{}, fmt.Errorf("round needs a number, not %s", typeName(in))
+	}
+	p, err := argInt("round", "precision", a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	method, _ := str1(a[1])
+	f := toFloat(in)
+	scale := math.Pow(10, float64(p))
+	switch method {
+	case "common":
+		// Python's round(), which Jinja calls, rounds half to even on the
+		// decimal value actually stored.
+		s := strconv.FormatFloat(f, 'f', int(max(p, 0)), 64)
+		if p < 0 {
+			r := math.RoundToEven(f/scale) * scale
+			return floatValue(r), nil
+		}
+		r, _ := strconv.ParseFloat(s, 64)
+		return floatValue(r), nil
+	case "ceil":
+		return floatValue(math.Ceil(f*scale) / scale), nil
+	case "floor":
+		return floatValue(math.Floor(f*scale) / scale), nil
+	}
+	return Value{}, fmt.Errorf("round: method must be 'common', 'ceil' or 'floor'")
+}
+
+func filterSlice(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	n, err := argInt("slice", "slices", a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	if n <= 0 {
+		return Value{}, fmt.Errorf("slice: slices must be positive")
+	}
+	if err := st.chargeItems(len(items) + int(n)); err != nil {
+		return Value{}, err
+	}
+	per, extraN := len(items)/int(n), len(items)%int(n)
+	var out []Value
+	offset := 0
+	for i := 0; i < int(n); i++ {
+		start := offset + i*per
+		if i < extraN {
+			offset++
+		}
+		end := offset + (i+1)*per
+		row := slices.Clone(items[start:end])
+		if a[1].k != None && i >= extraN {
+			row = append(row, a[1])
+		}
+		out = append(out, listValue(orEmptyValues(row)))
+	}
+	return listValue(out), nil
+}
+
+func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.chargeItems(len(items)); err != nil {
+		return Value{}, err
+	}
+	get, err := attrGetter(a[2], none)
+	if err != nil {
+		return Value{}, err
+	}
+	out := slices.Clone(items)
+	cs := truthy(a[1])
+	var gerr error
+	err = sortValues(st, out, truthy(a[0]), func(v Value) Value {
+		k, err := get(v)
+		if err != nil && gerr == nil {
+			gerr = err
+		}
+		return foldCase(k, cs)
+	})
+	if err == nil {
+		err = gerr
+	}
+	return listValue(orEmptyValues(out)), err
+}
+
+var (
+	tagRE        = regexp.MustCompile(`(?s)<!--.*?-->|<[^>]*>`)
+	spaceRE      = regexp.MustCompile(`\s+`)
+	entityRE     = regexp.MustCompile(`&(#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);`)
+	wordRE       = regexp.MustCompile(`[\pL\pN_]+`)
+	namedEntity  = map[string]string{"amp": "&", "lt": "<", "gt": ">", "quot": `"`, "apos": "'", "nbsp": "\u00a0"}
+	xmlAttrKeyRE = regexp.MustCompile(`[\s/>=]`)
+)
+
+func filterStriptags(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.charge(len(s)); err != nil {
+		return Value{}, err
+	}
+	s = tagRE.ReplaceAllString(s, "")
+	s = strings.Join(strings.Fields(spaceRE.ReplaceAllString(s, " ")), " ")
+	s = entityRE.ReplaceAllStringFunc(s, func(e string) string {
+		name := e[1 : len(e)-1]
+		if name[0] == '#' {
+			var n int64
+			var err error
+			if len(name) > 1 && (name[1] == 'x' || name[1] == 'X') {
+				n, err = strconv.ParseInt(name[2:], 16, 32)
+			} else {
+				n, err = strconv.ParseInt(name[1:], 10, 32)
+			}
+			if err == nil && utf8.ValidRune(rune(n)) {
+				return string(rune(n))
+			}
+			return e
+		}
+		if r, ok := namedEntity[name]; ok {
+			return r
+		}
+		return e
+	})
+	return strValue(s), nil
+}
+
+func filterSum(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.spend(int64(len(items))); err != nil {
+		return Value{}, err
+	}
+	get, err := attrGetter(a[0], none)
+	if err != nil {
+		return Value{}, err
+	}
+	acc := a[1]
+	for _, it := range items {
+		v, err := get(it)
+		if err != nil {
+			return Value{}, err
+		}
+		if acc, err = arith(st, "+", acc, v); err != nil {
+			return Value{}, err
+		}
+	}
+	return acc, nil
+}
+
+// jinjaTitle is Jinja's title filter (not Python's str.title): the text is
+// split before runs of "-", whitespace, "(", "{", "[" and "<", and each
+// piece has its first character upper-cased and the rest lower-cased.
+func jinjaTitle(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	start := true
+	for _, r := range s {
+		sep := r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || unicode.IsSpace(r)
+		switch {
+		case sep:
+			b.WriteRune(r)
+			start = true
+			continue
+		case start:
+			b.WriteString(pyUpper(string(r)))
+		default:
+			b.WriteString(pyLower(string(r)))
+		}
+		start = false
+	}
+	return b.String()
+}
+
+// pyTitle is Python's str.title: a letter after a non-letter is upper
+// case, every other letter lower case (an apostrophe starts a new word).
+func pyTitle(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	prevCased := false
+	for _, r := range s {
+		cased := unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
+		switch {
+		case cased && !prevCased:
+			b.WriteRune(unicode.ToTitle(r))
+		case cased:
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+		prevCased = cased
+	}
+	return b.String()
+}
+
+func filterTrim(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if a[0].k == None || a[0].k == Undefined {
+		return strValue(strings.TrimFunc(s, unicode.IsSpace)), nil
+	}
+	chars, err := str1(a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	return strValue(strings.Trim(s, chars)), nil
+}
+
+func filterTruncate(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	n, err := argInt("truncate", "length", a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	end, err := str1(a[2])
+	if err != nil {
+		return Value{}, err
+	}
+	leeway := int64(5)
+	if a[3].k != None {
+		if leeway, err = argInt("truncate", "leeway", a[3]); err != nil {
+			return Value{}, err
+		}
+	}
+	rs := []rune(s)
+	if n < int64(runeCount(end)) {
+		return Value{}, fmt.Errorf("truncate: expected length >= %d, got %d", runeCount(end), n)
+	}
+	if int64(len(rs)) <= n+leeway {
+		return strValue(s), nil
+	}
+	cut := rs[:n-int64(runeCount(end))]
+	if truthy(a[1]) {
+		return strValue(string(cut) + end), nil
+	}
+	str := string(cut)
+	if i := strings.LastIndex(str, " "); i >= 0 {
+		str = str[:i]
+	}
+	return strValue(str + end), nil
+}
+
+func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	items, err := values(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.chargeItems(len(items)); err != nil {
+		return Value{}, err
+	}
+	if err := st.spend(int64(len(items))); err != nil {
+		return Value{}, err
+	}
+	get, err := attrGetter(a[1], none)
+	if err != nil {
+		return Value{}, err
+	}
+	cs := truthy(a[0])
+	// Hashable keys (strings, numbers, tuples of them) are found in a
+	// set: linear, as Python's is. Unhashable ones are refused, as Python
+	// refuses them.
+	seen := map[dictKey]bool{}
+	var out []Value
+	for _, it := range items {
+		k, err := get(it)
+		if err != nil {
+			return Value{}, err
+		}
+		hk, ok := keyOf(foldCase(k, cs))
+		if !ok {
+			return Value{}, fmt.Errorf("unique: unhashable type %s", typeName(k))
+		}
+		if !seen[hk] {
+			seen[hk] = true
+			out = append(out, it)
+		}
+	}
+	return listValue(orEmptyValues(out)), nil
+}
+
+func filterURLEncode(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	quote := func(v Value) (string, error) {
+		s, err := str1(v)
+		return strings.ReplaceAll(url.QueryEscape(s), "+", "%20"), err
+	}
+	switch in.k {
+	case String:
+		// Jinja's url_quote keeps "/" for strings.
+		return strValue(strings.ReplaceAll(url.PathEscape(in.s), "%2F", "/")), nil
+	case Dict, List, Tuple:
+		var pairs []Value
+		if in.k == Dict {
+			p, err := itemsOf(st, in)
+			if err != nil {
+				return Value{}, err
+			}
+			pairs, _ = values(p)
+		} else {
+			pairs, _ = values(in)
+		}
+		var parts []string
+		for _, p := range pairs {
+			if !p.isSeq() || seqLen(p) != 2 {
+				return Value{}, fmt.Errorf("urlencode needs a string, a dict or pairs")
+			}
+			k, err := quote(seqAt(p, 0))
+			if err != nil {
+				return Value{}, err
+			}
+			v, err := quote(seqAt(p, 1))
+			if err != nil {
+				return Value{}, err
+			}
+			parts = append(parts, k+"="+v)
+		}
+		return strValue(strings.Join(parts, "&")), nil
+	}
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	return strValue(strings.ReplaceAll(url.PathEscape(s), "%2F", "/")), nil
+}
+
+var urlRE = regexp.MustCompile(`^(?:https?://|www\.)[^\s<>"]+$|^[\w.+-]+@[\w-]+\.[\w.-]+$`)
+
+func filterURLize(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := st.charge(2 * len(s)); err != nil {
+		return Value{}, err
+	}
+	rel := "noopener"
+	if truthy(a[1]) {
+		rel = "nofollow noopener"
+	}
+	if a[3].k == String {
+		rel = a[3].s
+	}
+	target := ""
+	if a[2].k == String {
+		target = fmt.Sprintf(` target="%s"`, htmlEscape(a[2].s))
+	}
+	words := regexp.MustCompile(`(\s+)`).Split(s, -1)
+	seps := regexp.MustCompile(`\s+`).FindAllString(s, -1)
+	var b strings.Builder
+	for i, w := range words {
+		head, mid, tail := splitPunct(w)
+		switch {
+		case urlRE.MatchString(mid) && strings.Contains(mid, "@") && !strings.HasPrefix(mid, "http"):
+			b.WriteString(htmlEscape(head) + fmt.Sprintf(`<a href="mailto:%s">%s</a>`, htmlEscape(mid), htmlEscape(mid)) + htmlEscape(tail))
+		case urlRE.MatchString(mid):
+			href := mid
+			if strings.HasPrefix(mid, "www.") {
+				href = "https://" + mid
+			}
+			text := mid
+			if a[0].k == Int && int64(len(text)) > a[0].n {
+				text = text[:a[0].n] + "..."
+			}
+			b.WriteString(htmlEscape(head) + fmt.Sprintf(`<a href="%s" rel="%s"%s>%s</a>`, htmlEscape(href), htmlEscape(rel), target, htmlEscape(text)) + htmlEscape(tail))
+		default:
+			b.WriteString(htmlEscape(w))
+		}
+		if i < len(seps) {
+			b.WriteString(seps[i])
+		}
+	}
+	return markupValue(b.String()), nil
+}
+
+// splitPunct splits leading "(<" and trailing ".,)>" off a word.
+func splitPunct(w string) (head, mid, tail string) {
+	mid = w
+	for mid != "" && strings.ContainsRune("(<&", rune(mid[0])) {
+		head += mid[:1]
+		mid = mid[1:]
+	}
+	for mid != "" && strings.ContainsRune(".,:;)>\n", rune(mid[len(mid)-1])) {
+		tail = mid[len(mid)-1:] + tail
+		mid = mid[:len(mid)-1]
+	}
+	return head, mid, tail
+}
+
+func filterWordcount(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	return intValue(int64(len(wordRE.FindAllStringIndex(s, -1)))), nil
+}
+
+func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s, err := str1(in)
+	if err != nil {
+		return Value{}, err
+	}
+	width, err := argInt("wordwrap", "width", a[0])
+	if err != nil {
+		return Value{}, err
+	}
+	if width <= 0 {
+		return Value{}, fmt.Errorf("wordwrap: width must be positive")
+	}
+	wrap := "\n"
+	if a[2].k != None {
+		if wrap, err = str1(a[2]); err != nil {
+			return Value{}, err
+		}
+	}
+	if err := st.charge(2 * len(s)); err != nil {
+		return Value{}, err
+	}
+	// Jinja wraps each line of the text on its own (textwrap.wrap, which
+	// drops leading whitespace and collapses nothing else).
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		out = append(out, strings.Join(textWrap(line, int(width), truthy(a[1]), truthy(a[3])), wrap))
+	}
+	return strValue(strings.Join(out, wrap)), nil
+}
+
+// textWrap is Python's textwrap.wrap with Jinja's settings
+// (replace_whitespace=False, drop_whitespace=True, expand_tabs=False).
+func textWrap(text string, width int, breakLong, breakHyphens bool) []string {
+	var chunks []string
+	for _, m := range regexp.MustCompile(`\s+|[^\s]+`).FindAllString(text, -1) {
+		if breakHyphens && !unicode.IsSpace(rune(m[0])) {
+			for _, part := range regexp.MustCompile(`[^-]+-+|[^-]+|-+`).FindAllString(m, -1) {
+				chunks = append(chunks, part)
+			}
+			continue
+		}
+		chunks = append(chunks, m)
+	}
+	var lines []string
+	for len(chunks) > 0 {
+		var cur []string
+		curLen := 0
+		if strings.TrimSpace(chunks[0]) == "" && len(lines) > 0 {
+			chunks = chunks[1:]
+		}
+		for len(chunks) > 0 {
+			l := runeCount(chunks[0])
+			if curLen+l <= width {
+				cur = append(cur, chunks[0])
+				curLen += l
+				chunks = chunks[1:]
+				continue
+			}
+			break
+		}
+		if len(chunks) > 0 && runeCount(chunks[0]) > width {
+			if breakLong {
+				space := max(width-curLen, 1)
+				rs := []rune(chunks[0])
+				if curLen > 0 && width-curLen < 1 {
+					space = 0
+				}
+				if space > 0 {
+					cur = append(cur, string(rs[:space]))
+					chunks[0] = string(rs[space:])
+				}
+			} else if len(cur) == 0 {
+				cur = append(cur, chunks[0])
+				chunks = chunks[1:]
+			}
+		}
+		for len(cur) > 0 && strings.TrimSpace(cur[len(cur)-1]) == "" {
+			cur = cur[:len(cur)-1]
+		}
+		if len(cur) > 0 {
+			lines = append(lines, strings.Join(cur, ""))
+		}
+	}
+	return lines
+}
+
+func filterXMLAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	if in.k != Dict {
+		return Value{}, fmt.Errorf("xmlattr needs a dict, not %s", typeName(in))
+	}
+	var parts []string
+	for _, k := range dictKeys(in) {
+		v, _ := dictGet(in, k)
+		if v.k == None || v.k == Undefined {
+			continue
+		}
+		ks, err := str1(k)
+		if err != nil {
+			return Value{}, err
+		}
+		if xmlAttrKeyRE.MatchString(ks) {
+			return Value{}, fmt.Errorf("xmlattr: invalid character in attribute name %q", ks)
+		}
+		vs, err := str1(v)
+		if err != nil {
+			return Value{}, err
+		}
+		parts = append(parts, fmt.Sprintf(`%s="%s"`, htmlEscape(ks), htmlEscape(vs)))
+	}
+	s := strings.Join(parts, " ")
+	if len(parts) > 0 && truthy(a[0]) {
+		s = " " + s
+	}
+	return markupValue(s), nil
+}

@@ -1,0 +1,328 @@
+package engine
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// The host's values, as a template sees them. A template reads data; it
+// never calls the host's code:
+//
+//   - nil and a nil pointer, map, slice or interface are None;
+//   - strings (and named string types) are strings; bools are booleans;
+//     every integer type is an integer (a uint64 beyond the int64 range is
+//     an error naming the template, never a float); float32 and float64
+//     are floats; json.Number is an integer or a float;
+//   - slices and arrays are lists ([]byte is bytes: an image for the image
+//     filter, printed as Python prints bytes);
+//   - maps are dicts: string-keyed (and any key type, compared as Python
+//     values); a Go map has no order, so a template iterates its keys sorted;
+//   - structs are objects whose attributes are their exported fields, named
+//     as encoding/json names them (the json tag's name, "-" hides the field,
+//     embedded structs' fields are promoted); unexported fields do not
+//     exist for any operation;
+//   - a pointer is its target;
+//   - a struct (or pointer to one) implementing fmt.Stringer or
+//     encoding.TextMarshaler prints as its String() (or MarshalText()): the
+//     only host code a template can cause to run, and only when printing;
+//     any other struct prints as a dict of its exported fields;
+//   - functions, channels and other kinds are opaque objects: they print as
+//     their Go type, are true, and can be neither called nor looked into.
+//
+// Methods are never called: x.Delete is an attribute lookup, and a struct
+// has no attribute but its exported fields. A function is callable only
+// when the host registers it (manager.WithFunc computes a variable's value
+// with a Go function before the render; no template can call it).
+
+// FromGo converts a host's value for a template.
+func FromGo(x any) Value {
+	switch x := x.(type) {
+	case nil:
+		return none
+	case Value:
+		return x
+	case string:
+		return strValue(x)
+	case bool:
+		return boolValue(x)
+	case int:
+		return intValue(int64(x))
+	case int64:
+		return intValue(x)
+	case float64:
+		return floatValue(x)
+	case []any:
+		if x == nil {
+			return none
+		}
+		return Value{k: List, ref: x}
+	case map[string]any:
+		if x == nil {
+			return none
+		}
+		return Value{k: Dict, ref: x}
+	case *OrderedDict:
+		if x == nil {
+			return none
+		}
+		return Value{k: Dict, ref: x}
+	case json.Number:
+		if !strings.ContainsAny(x.String(), ".eE") {
+			i, err := x.Int64()
+			if err != nil {
+				panic(hostError{fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", x)})
+			}
+			return intValue(i)
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return strValue(x.String())
+		}
+		return floatValue(f)
+	case []byte:
+		if x == nil {
+			return none
+		}
+		return objectValue(hostBytes(x))
+	}
+	return fromReflect(reflect.ValueOf(x))
+}
+
+// hostBytes is a []byte: printed as Python's bytes, usable as an image.
+type hostBytes []byte
+
+// hostSeq is a slice or array of the host read through reflection.
+type hostSeq struct{ v reflect.Value }
+
+// hostMap is a map of the host read through reflection.
+type hostMap struct{ v reflect.Value }
+
+// hostStruct is a struct of the host: its exported fields are attributes.
+// p is the pointer it was reached through, if any (its method set decides
+// how it prints).
+type hostStruct struct{ v, p reflect.Value }
+
+// hostOpaque is a function, channel or other value a template cannot use.
+type hostOpaque struct{ typ string }
+
+// errIntRange reports a host integer a template cannot hold exactly.
+type errIntRange struct{ v uint64 }
+
+func (e errIntRange) Error() string {
+	return fmt.Sprintf("integer %d is beyond the 64-bit range templates compute in", e.v)
+}
+
+func fromReflect(rv reflect.Value) Value {
+	if !rv.IsValid() {
+		return none
+	}
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return none
+		}
+		if e := rv.Elem(); e.Kind() == reflect.Struct {
+			return objectValue(hostStruct{v: e, p: rv})
+		}
+		return fromReflect(rv.Elem())
+	case reflect.Interface:
+		if rv.IsNil() {
+			return none
+		}
+		return fromReflect(rv.Elem())
+	case reflect.String:
+		return strValue(rv.String())
+	case reflect.Bool:
+		return boolValue(rv.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return intValue(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u := rv.Uint()
+		if u > math.MaxInt64 {
+			panic(hostError{errIntRange{u}})
+		}
+		return intValue(int64(u))
+	case reflect.Float32:
+		return floatValue(float64(float32(rv.Float())))
+	case reflect.Float64:
+		return floatValue(rv.Float())
+	case reflect.Slice:
+		if rv.IsNil() {
+			return none
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return objectValue(hostBytes(rv.Bytes()))
+		}
+		return Value{k: List, ref: hostSeq{rv}}
+	case reflect.Array:
+		return Value{k: List, ref: hostSeq{rv}}
+	case reflect.Map:
+		if rv.IsNil() {
+			return none
+		}
+		return Value{k: Dict, ref: hostMap{rv}}
+	case reflect.Struct:
+		return objectValue(hostStruct{v: rv})
+	}
+	return objectValue(hostOpaque{typ: rv.Type().String()})
+}
+
+// hostError carries a conversion problem out of a value access; the node
+// doing the access reports it with its position.
+type hostError struct{ err error }
+
+// text returns the printed form of a struct implementing fmt.Stringer or
+// encoding.TextMarshaler, and whether it does.
+func (s hostStruct) text() (string, bool) {
+	for _, rv := range []reflect.Value{s.p, s.v} {
+		if !rv.IsValid() || !rv.CanInterface() {
+			continue
+		}
+		switch x := rv.Interface().(type) {
+		case fmt.Stringer:
+			return x.String(), true
+		case encoding.TextMarshaler:
+			b, err := x.MarshalText()
+			if err != nil {
+				panic(hostError{fmt.Errorf("%s.MarshalText: %w", rv.Type(), err)})
+			}
+			return string(b), true
+		}
+	}
+	return "", false
+}
+
+// structFields lists a struct type's visible fields as encoding/json does:
+// exported, named by their json tag, "-" hidden, embedded structs'
+// fields promoted (outer names win).
+type structField struct {
+	name  string
+	index []int
+}
+
+func structFields(t reflect.Type) []structField {
+	var out []structField
+	seen := map[string]bool{}
+	var walk func(t reflect.Type, index []int, depth int)
+	walk = func(t reflect.Type, index []int, depth int) {
+		if depth > 8 {
+			return
+		}
+		var embedded []reflect.StructField
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, _, _ := strings.Cut(tag, ",")
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					embedded = append(embedded, f)
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			out = append(out, structField{name: name, index: append(append([]int(nil), index...), i)})
+		}
+		for _, f := range embedded {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			walk(ft, append(append([]int(nil), index...), f.Index...), depth+1)
+		}
+	}
+	walk(t, nil, 0)
+	return out
+}
+
+// field reads a struct's visible field by name.
+func (s hostStruct) field(name string) (Value, bool) {
+	for _, f := range structFields(s.v.Type()) {
+		if f.name == name {
+			fv, err := s.v.FieldByIndexErr(f.index)
+			if err != nil { // through a nil embedded pointer
+				return none, true
+			}
+			return fromReflect(fv), true
+		}
+	}
+	return Value{}, false
+}
+
+// keys returns a host map's keys.
+func (m hostMap) keys() []Value {
+	ks := m.v.MapKeys()
+	out := make([]Value, len(ks))
+	for i, k := range ks {
+		out[i] = fromReflect(k)
+	}
+	return out
+}
+
+// get looks a key up in a host map, converting it to the map's key type.
+func (m hostMap) get(key Value) (Value, bool) {
+	kt := m.v.Type().Key()
+	var kv reflect.Value
+	switch key.k {
+	case String:
+		if kt.Kind() != reflect.String {
+			return Value{}, false
+		}
+		kv = reflect.ValueOf(key.s).Convert(kt)
+	case Int, Bool:
+		switch kt.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			kv = reflect.New(kt).Elem()
+			kv.SetInt(key.n)
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			if key.n < 0 {
+				return Value{}, false
+			}
+			kv = reflect.New(kt).Elem()
+			kv.SetUint(uint64(key.n))
+		default:
+			return Value{}, false
+		}
+	default:
+		return Value{}, false
+	}
+	if kv.Type() != kt {
+		return Value{}, false
+	}
+	r := m.v.MapIndex(kv)
+	if !r.IsValid() {
+		return Value{}, false
+	}
+	return fromReflect(r), true
+}
+
+// goTypeName names a host object's Go type for messages and printing.
+func goTypeName(v Value) string {
+	switch o := v.ref.(type) {
+	case hostStruct:
+		return o.v.Type().String()
+	case hostOpaque:
+		return o.typ
+	}
+	return strconv.Quote(fmt.Sprintf("%T", v.ref))
+}

@@ -1,0 +1,1034 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The methods of Python's str, dict and list that templates call. Values
+// are data: the methods that would change a value (append, pop, update,
+// …) are refused, as Hugging Face's immutable sandbox refuses them.
+
+const immutable = "templates cannot change the values they are given; build a new value instead (a + [x], dict(d, k=v), or a namespace)"
+
+func init() {
+	s := func(name string, params []param, fn builtinFn) {
+		m := methods[name]
+		if m == nil {
+			m = &methodSet{}
+			methods[name] = m
+		}
+		m.str = &builtinDef{name: name, params: params, fn: fn}
+	}
+	strFn := func(f func(string) string) builtinFn {
+		return func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+			if err := st.charge(len(in.s)); err != nil {
+				return Value{}, err
+			}
+			return strValue(f(in.s)), nil
+		}
+	}
+	boolFn := func(f func(string) bool) builtinFn {
+		return func(_ *state, in Value, _ []Value, _ *extra) (Value, error) { return boolValue(f(in.s)), nil }
+	}
+	s("upper", nil, strFn(pyUpper))
+	s("lower", nil, strFn(pyLower))
+	s("casefold", nil, strFn(pyLower))
+	s("title", nil, strFn(pyTitle))
+	s("capitalize", nil, strFn(pyCapitalize))
+	s("swapcase", nil, strFn(func(x string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsUpper(r) {
+				return unicode.ToLower(r)
+			}
+			return unicode.ToUpper(r)
+		}, x)
+	}))
+	strip := func(trim func(string, string) string, trimSpace func(string) string) builtinFn {
+		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			if a[0].k == None {
+				return strValue(trimSpace(in.s)), nil
+			}
+			chars, err := argStr("strip", "chars", a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			return strValue(trim(in.s, chars)), nil
+		}
+	}
+	s("strip", []param{opt("chars", none)}, strip(strings.Trim, func(x string) string { return strings.TrimFunc(x, unicode.IsSpace) }))
+	s("lstrip", []param{opt("chars", none)}, strip(strings.TrimLeft, func(x string) string { return strings.TrimLeftFunc(x, unicode.IsSpace) }))
+	s("rstrip", []param{opt("chars", none)}, strip(strings.TrimRight, func(x string) string { return strings.TrimRightFunc(x, unicode.IsSpace) }))
+	s("split", []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		return pySplit(st, in.s, a[0], a[1], false)
+	})
+	s("rsplit", []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		return pySplit(st, in.s, a[0], a[1], true)
+	})
+	s("splitlines", []param{opt("keepends", vFalse)}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		if truthy(a[0]) {
+			return Value{}, fmt.Errorf("splitlines(keepends=True) is not supported")
+		}
+		lines := splitlines(in.s)
+		if err := st.chargeItems(len(lines)); err != nil {
+			return Value{}, err
+		}
+		out := make([]Value, len(lines))
+		for i, l := range lines {
+			out[i] = strValue(l)
+		}
+		return listValue(out), nil
+	})
+	affix := func(has func(string, string) bool) builtinFn {
+		return func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+			sub, err := sliceArgs(in.s, a[1], a[2])
+			if err != nil {
+				return Value{}, err
+			}
+			if a[0].k == Tuple || a[0].k == List {
+				for i := 0; i < seqLen(a[0]); i++ {
+					p := seqAt(a[0], i)
+					if p.k != String {
+						return Value{}, fmt.Errorf("tuple for startswith/endswith must hold strings, not %s", typeName(p))
+					}
+					if has(sub, p.s) {
+						return vTrue, nil
+					}
+				}
+				return vFalse, nil
+			}
+			p, err := argStr("startswith", "prefix", a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			return boolValue(has(sub, p)), nil
+		}
+	}
+	s("startswith", []param{req("prefix"), opt("start", none), opt("end", none)}, affix(strings.HasPrefix))
+	s("endswith", []param{req("suffix"), opt("start", none), opt("end", none)}, affix(strings.HasSuffix))
+	s("replace", []param{req("old"), req("new"), opt("count", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		old, err := argStr("replace", "old", a[0])
+		if err != nil {
+			return Value{}, err
+		}
+		repl, err := argStr("replace", "new", a[1])
+		if err != nil {
+			return Value{}, err
+		}
+		n, err := argInt("replace", "count", a[2])
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := replaceN(st, in.s, old, repl, int(n))
+		return strValue(r), err
+	})
+	s("join", []param{req("iterable")}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		items, err := values(a[0])
+		if err != nil {
+			return Value{}, err
+		}
+		p := printer{limit: st.budgetLeft()}
+		for i, it := range items {
+			if it.k != String {
+				return Value{}, fmt.Errorf("sequence item %d: expected str instance, %s found", i, typeName(it))
+			}
+			if i > 0 {
+				if err := p.write(in.s); err != nil {
+					return Value{}, st.printErr(err, len(p.b))
+				}
+			}
+			if err := p.write(it.s); err != nil {
+				return Value{}, st.printErr(err, len(p.b))
+			}
+		}
+		return strValue(string(p.b)), st.charge(len(p.b))
+	})
+	s("count", []param{req("sub"), opt("start", none), opt("end", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		sub, err := argStr("count", "sub", a[0])
+		if err != nil {
+			return Value{}, err
+		}
+		str, err := sliceArgs(in.s, a[1], a[2])
+		if err != nil {
+			return Value{}, err
+		}
+		if sub == "" {
+			return intValue(int64(runeCount(str) + 1)), nil
+		}
+		return intValue(int64(strings.Count(str, sub))), nil
+	})
+	find := func(last, raise bool) builtinFn {
+		return func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+			sub, err := argStr("find", "sub", a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			start := int64(0)
+			if a[1].k != None {
+				if start, err = argInt("find", "start", a[1]); err != nil {
+					return Value{}, err
+				}
+			}
+			str, err := sliceArgs(in.s, a[1], a[2])
+			if err != nil {
+				return Value{}, err
+			}
+			var i int
+			if last {
+				i = strings.LastIndex(str, sub)
+			} else {
+				i = strings.Index(str, sub)
+			}
+			if i < 0 {
+				if raise {
+					return Value{}, fmt.Errorf("substring not found")
+				}
+				return intValue(-1), nil
+			}
+			if start < 0 {
+				start = max(start+int64(runeCount(in.s)), 0)
+			}
+			return intValue(start + int64(runeCount(str[:i]))), nil
+		}
+	}
+	rng := []param{req("sub"), opt("start", none), opt("end", none)}
+	s("find", rng, find(false, false))
+	s("rfind", rng, find(true, false))
+	s("index", rng, find(false, true))
+	s("rindex", rng, find(true, true))
+	s("isdigit", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsDigit) }))
+	s("isdecimal", nil, boolFn(func(x string) bool {
+		return x != "" && allRunes(x, func(r rune) bool { return unicode.Is(unicode.Nd, r) })
+	}))
+	s("isnumeric", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsNumber) }))
+	s("isalpha", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsLetter) }))
+	s("isalnum", nil, boolFn(func(x string) bool {
+		return x != "" && allRunes(x, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
+	}))
+	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsSpace) }))
+	s("islower", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsLower) }))
+	s("isupper", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsUpper) }))
+	s("istitle", nil, boolFn(func(x string) bool {
+		return x != "" && pyTitle(x) == x && isCasedAll(x, func(rune) bool { return true })
+	}))
+	pad := func(kind byte) builtinFn {
+		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			w, err := argInt("ljust", "width", a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			fill := " "
+			if a[1].k == String {
+				if runeCount(a[1].s) != 1 {
+					return Value{}, fmt.Errorf("the fill character must be exactly one character long")
+				}
+				fill = a[1].s
+			}
+			n := runeCount(in.s)
+			if int64(n) >= w {
+				return in, nil
+			}
+			if err := st.charge(int(w) * len(fill)); err != nil {
+				return Value{}, err
+			}
+			p := int(w) - n
+			switch kind {
+			case 'l':
+				return strValue(in.s + strings.Repeat(fill, p)), nil
+			case 'r':
+				return strValue(strings.Repeat(fill, p) + in.s), nil
+			}
+			left := p / 2
+			if p%2 == 1 && n%2 == 1 {
+				left++
+			}
+			return strValue(strings.Repeat(fill, left) + in.s + strings.Repeat(fill, p-left)), nil
+		}
+	}
+	s("ljust", []param{req("width"), opt("fillchar", strValue(" "))}, pad('l'))
+	s("rjust", []param{req("width"), opt("fillchar", strValue(" "))}, pad('r'))
+	s("center", []param{req("width"), opt("fillchar", strValue(" "))}, pad('c'))
+	s("zfill", []param{req("width")}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		w, err := argInt("zfill", "width", a[0])
+		if err != nil {
+			return Value{}, err
+		}
+		n := runeCount(in.s)
+		if int64(n) >= w {
+			return in, nil
+		}
+		if err := st.charge(int(w)); err != nil {
+			return Value{}, err
+		}
+		sign, rest := "", in.s
+		if rest != "" && (rest[0] == '+' || rest[0] == '-') {
+			sign, rest = rest[:1], rest[1:]
+		}
+		return strValue(sign + strings.Repeat("0", int(w)-n) + rest), nil
+	})
+	part := func(last bool) builtinFn {
+		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			sep, err := argStr("partition", "sep", a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			if sep == "" {
+				return Value{}, fmt.Errorf("empty separator")
+			}
+			var i int
+			if last {
+				i = strings.LastIndex(in.s, sep)
+			} else {
+				i = strings.Index(in.s, sep)
+			}
+			if i < 0 {
+				if last {
+					return tupleValue([]Value{strValue(""), strValue(""), in}), nil
+				}
+				return tupleValue([]Value{in, strValue(""), strValue("")}), nil
+			}
+			return tupleValue([]Value{strValue(in.s[:i]), strValue(sep), strValue(in.s[i+len(sep):])}), nil
+		}
+	}
+	s("partition", []param{req("sep")}, part(false))
+	s("rpartition", []param{req("sep")}, part(true))
+	s("format", nil, strFormat)
+	methods["format"].str.rest, methods["format"].str.anyKw = true, true
+	s("expandtabs", []param{opt("tabsize", intValue(8))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		n, err := argInt("expandtabs", "tabsize", a[0])
+		if err != nil {
+			return Value{}, err
+		}
+		var b strings.Builder
+		col := 0
+		for _, r := range in.s {
+			switch r {
+			case '\t':
+				if n > 0 {
+					k := int(n) - col%int(n)
+					b.WriteString(strings.Repeat(" ", k))
+					col += k
+				}
+			case '\n', '\r':
+				b.WriteRune(r)
+				col = 0
+			default:
+				b.WriteRune(r)
+				col++
+			}
+		}
+		return strValue(b.String()), st.charge(b.Len())
+	})
+
+	d := func(name string, params []param, fn builtinFn) {
+		m := methods[name]
+		if m == nil {
+			m = &methodSet{}
+			methods[name] = m
+		}
+		m.dict = &builtinDef{name: name, params: params, fn: fn}
+	}
+	d("items", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) { return itemsOf(st, in) })
+	d("keys", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		keys := dictKeys(in)
+		return listValue(keys), st.chargeItems(len(keys))
+	})
+	d("values", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		keys := dictKeys(in)
+		if err := st.chargeItems(len(keys)); err != nil {
+			return Value{}, err
+		}
+		out := make([]Value, len(keys))
+		for i, k := range keys {
+			out[i], _ = dictGet(in, k)
+		}
+		return listValue(out), nil
+	})
+	d("get", []param{req("key"), opt("default", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		if v, ok := dictGet(in, a[0]); ok {
+			return v, nil
+		}
+		return a[1], nil
+	})
+	d("copy", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		out := NewOrderedDict()
+		if err := mergeInto(out, in); err != nil {
+			return Value{}, err
+		}
+		return DictValue(out), st.chargeItems(2 * out.Len())
+	})
+	for _, name := range []string{"pop", "popitem", "setdefault", "update", "clear"} {
+		d(name, nil, nil)
+		methods[name].dict = refuse(name, immutable)
+	}
+
+	l := func(name string, params []param, fn builtinFn) {
+		m := methods[name]
+		if m == nil {
+			m = &methodSet{}
+			methods[name] = m
+		}
+		m.list = &builtinDef{name: name, params: params, fn: fn}
+	}
+	l("count", []param{req("value")}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		n := 0
+		for i := 0; i < seqLen(in); i++ {
+			if equal(seqAt(in, i), a[0]) {
+				n++
+			}
+		}
+		return intValue(int64(n)), nil
+	})
+	l("index", []param{req("value")}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		for i := 0; i < seqLen(in); i++ {
+			if equal(seqAt(in, i), a[0]) {
+				return intValue(int64(i)), nil
+			}
+		}
+		return Value{}, fmt.Errorf("value is not in list")
+	})
+	l("copy", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		items, _ := values(in)
+		return listValue(append([]Value(nil), items...)), st.chargeItems(len(items))
+	})
+	for _, name := range []string{"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"} {
+		if methods[name] == nil {
+			methods[name] = &methodSet{}
+		}
+		methods[name].list = refuse(name, immutable)
+	}
+}
+
+// callMethod calls recv.name(args) for the receiver's type.
+func methodFor(recv Value, name string) (*builtinDef, error) {
+	m := methods[name]
+	var d *builtinDef
+	if m != nil {
+		switch recv.k {
+		case String:
+			d = m.str
+		case Dict:
+			d = m.dict
+		case List, Tuple:
+			d = m.list
+		}
+	}
+	if d == nil {
+		if recv.k == Undefined {
+			return nil, fmt.Errorf("cannot call %s() of an undefined value", name)
+		}
+		return nil, fmt.Errorf("%s has no method %s()", typeName(recv), name)
+	}
+	if d.refused != "" {
+		return nil, fmt.Errorf("%s.%s() is not supported: %s", typeName(recv), name, d.refused)
+	}
+	return d, nil
+}
+
+func allRunes(s string, f func(rune) bool) bool {
+	for _, r := range s {
+		if !f(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// pyUpper and pyLower are Python's str.upper and str.lower, which expand
+// "ß" to "SS" where Go keeps it.
+func pyUpper(s string) string {
+	u := strings.ToUpper(s)
+	if strings.ContainsRune(u, 'ß') {
+		u = strings.ReplaceAll(u, "ß", "SS")
+	}
+	return u
+}
+
+func pyLower(s string) string { return strings.ToLower(s) }
+
+// pySplit is Python's str.split and str.rsplit.
+func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {
+	maxsplit, err := argInt("split", "maxsplit", maxV)
+	if err != nil {
+		return Value{}, err
+	}
+	var parts []string
+	if sepV.k == None {
+		fields := strings.FieldsFunc(s, unicode.IsSpace)
+		if maxsplit >= 0 && int64(len(fields)) > maxsplit+1 {
+			// Python keeps the rest of the string, from the first
+			// character of the field, untouched.
+			if right {
+				rest := strings.TrimRightFunc(s, unicode.IsSpace)
+				var tail []string
+				for i := int64(0); i < maxsplit; i++ {
+					j := strings.LastIndexFunc(rest, unicode.IsSpace)
+					tail = append([]string{rest[j+1:]}, tail...)
+					rest = strings.TrimRightFunc(rest[:j+1], unicode.IsSpace)
+				}
+				parts = append([]string{rest}, tail...)
+			} else {
+				rest := strings.TrimLeftFunc(s, unicode.IsSpace)
+				for i := int64(0); i < maxsplit; i++ {
+					j := strings.IndexFunc(rest, unicode.IsSpace)
+					parts = append(parts, rest[:j])
+					rest = strings.TrimLeftFunc(rest[j:], unicode.IsSpace)
+				}
+				parts = append(parts, rest)
+			}
+		} else {
+			parts = fields
+		}
+	} else {
+		sep, err := argStr("split", "sep", sepV)
+		if err != nil {
+			return Value{}, err
+		}
+		if sep == "" {
+			return Value{}, fmt.Errorf("empty separator")
+		}
+		n := -1
+		if maxsplit >= 0 {
+			n = int(min(maxsplit, math.MaxInt32)) + 1
+		}
+		if right && n > 0 {
+			parts = rsplitN(s, sep, n)
+		} else {
+			parts = strings.SplitN(s, sep, n)
+		}
+	}
+	if err := st.chargeItems(len(parts)); err != nil {
+		return Value{}, err
+	}
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[i] = strValue(p)
+	}
+	return listValue(out), nil
+}
+
+func rsplitN(s, sep string, n int) []string {
+	var out []string
+	for len(out) < n-1 {
+		i := strings.LastIndex(s, sep)
+		if i < 0 {
+			break
+		}
+		out = append([]string{s[i+len(sep):]}, out...)
+		s = s[:i]
+	}
+	return append([]string{s}, out...)
+}
+
+// sliceArgs applies the start and end arguments of str methods (in code
+// points).
+func sliceArgs(s string, start, end Value) (string, error) {
+	if start.k == None && end.k == None {
+		return s, nil
+	}
+	rs := []rune(s)
+	n := int64(len(rs))
+	norm := func(v Value, def int64) (int64, error) {
+		if v.k == None {
+			return def, nil
+		}
+		i, err := argInt("str", "index", v)
+		if err != nil {
+			return 0, err
+		}
+		if i < 0 {
+			i += n
+		}
+		return max(0, min(i, n)), nil
+	}
+	a, err := norm(start, 0)
+	if err != nil {
+		return "", err
+	}
+	b, err := norm(end, n)
+	if err != nil {
+		return "", err
+	}
+	if a >= b {
+		return "", nil
+	}
+	return string(rs[a:b]), nil
+}
+
+// slice is x[start:stop:step] for lists, tuples and strings.
+func slice(st *state, v, start, stop, step Value) (Value, error) {
+	var n int64
+	var runes []rune
+	switch v.k {
+	case String:
+		if isASCII(v.s) {
+			n = int64(len(v.s))
+		} else {
+			runes = []rune(v.s)
+			n = int64(len(runes))
+		}
+	case List, Tuple:
+		n = int64(seqLen(v))
+	case Undefined:
+		return Value{}, errUndefinedUse
+	default:
+		return Value{}, fmt.Errorf("%s cannot be sliced", typeName(v))
+	}
+	stp := int64(1)
+	if step.k != None {
+		s, err := argInt("slice", "step", step)
+		if err != nil {
+			return Value{}, err
+		}
+		stp = s
+	}
+	if stp == 0 {
+		return Value{}, fmt.Errorf("slice step cannot be zero")
+	}
+	idx := func(x Value, def int64) (int64, error) {
+		if x.k == None {
+			return def, nil
+		}
+		i, err := argInt("slice", "index", x)
+		if err != nil {
+			return 0, err
+		}
+		if i < 0 {
+			i += n
+		}
+		lo, hi := int64(0), n
+		if stp < 0 {
+			lo, hi = -1, n-1
+		}
+		return max(lo, min(i, hi)), nil
+	}
+	var a, b int64
+	var err error
+	if stp > 0 {
+		if a, err = idx(start, 0); err == nil {
+			b, err = idx(stop, n)
+		}
+	} else {
+		if a, err = idx(start, n-1); err == nil {
+			b, err = idx(stop, -1)
+		}
+	}
+	if err != nil {
+		return Value{}, err
+	}
+	count := int64(0)
+	if stp > 0 && b > a {
+		count = (b - a + stp - 1) / stp
+	} else if stp < 0 && a > b {
+		count = (a - b - stp - 1) / -stp
+	}
+	if v.k == String {
+		if runes == nil && stp == 1 {
+			return strValue(v.s[a : a+count]), nil
+		}
+		if err := st.charge(int(count) * 4); err != nil {
+			return Value{}, err
+		}
+		var b strings.Builder
+		for i, k := a, int64(0); k < count; i, k = i+stp, k+1 {
+			if runes == nil {
+				b.WriteByte(v.s[i])
+			} else {
+				b.WriteRune(runes[i])
+			}
+		}
+		return strValue(b.String()), nil
+	}
+	if err := st.chargeItems(int(count)); err != nil {
+		return Value{}, err
+	}
+	out := make([]Value, count)
+	for i, k := a, int64(0); k < count; i, k = i+stp, k+1 {
+		out[k] = seqAt(v, int(i))
+	}
+	return Value{k: v.k, ref: &seqData{items: out}}, nil
+}
+
+// percentFormat is Python's printf-style "fmt % args".
+func percentFormat(st *state, format string, args Value) (Value, error) {
+	var items []Value
+	var mapping Value
+	switch args.k {
+	case Tuple:
+		items, _ = values(args)
+	case Dict:
+		mapping = args
+		items = []Value{args}
+	default:
+		items = []Value{args}
+	}
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(format) {
+			return Value{}, fmt.Errorf("incomplete format")
+		}
+		var v Value
+		if format[i] == '(' {
+			j := strings.IndexByte(format[i:], ')')
+			if j < 0 || mapping.k != Dict {
+				return Value{}, fmt.Errorf("format requires a mapping")
+			}
+			key := format[i+1 : i+j]
+			x, ok := dictGet(mapping, strValue(key))
+			if !ok {
+				return Value{}, fmt.Errorf("format: key %q not found", key)
+			}
+			v = x
+			i += j + 1
+		}
+		// flags, width, precision
+		j := i
+		for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+			j++
+		}
+		for j < len(format) && (isDigitByte(format[j]) || format[j] == '.') {
+			j++
+		}
+		if j >= len(format) {
+			return Value{}, fmt.Errorf("incomplete format")
+		}
+		spec, verb := format[i:j], format[j]
+		i = j
+		if verb == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		if v.k == Undefined {
+			if next >= len(items) {
+				return Value{}, fmt.Errorf("not enough arguments for format string")
+			}
+			v = items[next]
+			next++
+		}
+		s, err := formatOne(spec, verb, v)
+		if err != nil {
+			return Value{}, err
+		}
+		b.WriteString(s)
+		if err := st.charge(len(s)); err != nil {
+			return Value{}, err
+		}
+	}
+	if mapping.k != Dict && next < len(items) {
+		return Value{}, fmt.Errorf("not all arguments converted during string formatting")
+	}
+	return strValue(b.String()), nil
+}
+
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// formatOne formats one conversion of printf-style formatting.
+func formatOne(spec string, verb byte, v Value) (string, error) {
+	switch verb {
+	case 's':
+		s, err := str1(v)
+		return fmt.Sprintf("%"+spec+"s", s), err
+	case 'r', 'a':
+		s, err := reprString(v)
+		return fmt.Sprintf("%"+spec+"s", s), err
+	case 'd', 'i', 'u':
+		if !v.isNumber() {
+			return "", fmt.Errorf("%%%c format: a number is required, not %s", verb, typeName(v))
+		}
+		n := v.n
+		if v.k == Float {
+			n = int64(v.float())
+		}
+		return fmt.Sprintf("%"+spec+"d", n), nil
+	case 'f', 'F', 'e', 'E', 'g', 'G':
+		if !v.isNumber() {
+			return "", fmt.Errorf("%%%c format: a real number is required, not %s", verb, typeName(v))
+		}
+		if !strings.Contains(spec, ".") {
+			spec += ".6"
+		}
+		return fmt.Sprintf("%"+spec+string(verb), toFloat(v)), nil
+	case 'x', 'X', 'o':
+		if v.k != Int && v.k != Bool {
+			return "", fmt.Errorf("%%%c format: an integer is required, not %s", verb, typeName(v))
+		}
+		return fmt.Sprintf("%"+spec+string(verb), v.n), nil
+	case 'c':
+		if v.k == Int {
+			return string(rune(v.n)), nil
+		}
+		if v.k == String && runeCount(v.s) == 1 {
+			return v.s, nil
+		}
+		return "", fmt.Errorf("%%c requires an int or a single character")
+	}
+	return "", fmt.Errorf("unsupported format character %q", verb)
+}
+
+// strFormat is Python's str.format, for {} {0} {name} {name.attr} and
+// {x:spec} with the common specs.
+func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+	var pos []Value
+	var kw *OrderedDict
+	if ex != nil {
+		pos, kw = ex.rest, ex.kw
+	}
+	s := in.s
+	var b strings.Builder
+	auto := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '{' && i+1 < len(s) && s[i+1] == '{':
+			b.WriteByte('{')
+			i++
+			continue
+		case c == '}' && i+1 < len(s) && s[i+1] == '}':
+			b.WriteByte('}')
+			i++
+			continue
+		case c == '}':
+			return Value{}, fmt.Errorf("single '}' encountered in format string")
+		case c != '{':
+			b.WriteByte(c)
+			continue
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return Value{}, fmt.Errorf("single '{' encountered in format string")
+		}
+		field := s[i+1 : i+j]
+		i += j
+		name, spec, _ := strings.Cut(field, ":")
+		name, conv, _ := strings.Cut(name, "!")
+		head, path := name, ""
+		if k := strings.IndexAny(name, ".["); k >= 0 {
+			head, path = name[:k], name[k:]
+		}
+		var v Value
+		switch {
+		case head == "":
+			if auto >= len(pos) {
+				return Value{}, fmt.Errorf("replacement index %d out of range", auto)
+			}
+			v = pos[auto]
+			auto++
+		case isDigitByte(head[0]):
+			n, _ := strconv.Atoi(head)
+			if n >= len(pos) {
+				return Value{}, fmt.Errorf("replacement index %d out of range", n)
+			}
+			v = pos[n]
+		default:
+			var ok bool
+			if kw != nil {
+				v, ok = kw.getString(head)
+			}
+			if !ok {
+				return Value{}, fmt.Errorf("format: missing argument %q", head)
+			}
+		}
+		for path != "" {
+			var err error
+			if path[0] == '.' {
+				k := strings.IndexAny(path[1:], ".[")
+				if k < 0 {
+					k = len(path) - 1
+				}
+				v, err = getAttr(v, path[1:k+1])
+				path = path[k+1:]
+			} else {
+				k := strings.IndexByte(path, ']')
+				if k < 0 {
+					return Value{}, fmt.Errorf("missing ']' in format string")
+				}
+				key := path[1:k]
+				if n, e := strconv.Atoi(key); e == nil {
+					v, err = getItem(v, intValue(int64(n)))
+				} else {
+					v, err = getItem(v, strValue(key))
+				}
+				path = path[k+1:]
+			}
+			if err != nil {
+				return Value{}, err
+			}
+		}
+		var out string
+		var err error
+		switch conv {
+		case "r", "a":
+			out, err = reprString(v)
+		default:
+			out, err = formatSpec(v, spec)
+		}
+		if err != nil {
+			return Value{}, err
+		}
+		b.WriteString(out)
+	}
+	return strValue(b.String()), st.charge(b.Len())
+}
+
+// formatSpec applies a format spec ([[fill]align][sign][width][.precision][type]).
+func formatSpec(v Value, spec string) (string, error) {
+	if spec == "" {
+		return str1(v)
+	}
+	fill, align := " ", byte(0)
+	if len(spec) >= 2 && strings.IndexByte("<>^=", spec[1]) >= 0 {
+		r, n := utf8.DecodeRuneInString(spec)
+		if n == 1 {
+			fill, align, spec = string(r), spec[1], spec[2:]
+		}
+	} else if spec != "" && strings.IndexByte("<>^=", spec[0]) >= 0 {
+		align, spec = spec[0], spec[1:]
+	}
+	sign := ""
+	if spec != "" && strings.IndexByte("+- ", spec[0]) >= 0 {
+		sign, spec = spec[:1], spec[1:]
+	}
+	if strings.HasPrefix(spec, "0") && align == 0 {
+		fill, align = "0", '='
+	}
+	k := 0
+	for k < len(spec) && isDigitByte(spec[k]) {
+		k++
+	}
+	width, _ := strconv.Atoi(spec[:k])
+	spec = spec[k:]
+	comma := strings.HasPrefix(spec, ",")
+	spec = strings.TrimPrefix(spec, ",")
+	prec := -1
+	if strings.HasPrefix(spec, ".") {
+		k = 1
+		for k < len(spec) && isDigitByte(spec[k]) {
+			k++
+		}
+		prec, _ = strconv.Atoi(spec[1:k])
+		spec = spec[k:]
+	}
+	typ := spec
+	var body string
+	switch typ {
+	case "", "s":
+		if v.k == Float && typ == "" {
+			if prec >= 0 {
+				body = strconv.FormatFloat(v.float(), 'g', prec, 64)
+			} else {
+				body = string(appendFloat(nil, v.float()))
+			}
+			break
+		}
+		s, err := str1(v)
+		if err != nil {
+			return "", err
+		}
+		if prec >= 0 && runeCount(s) > prec {
+			s = string([]rune(s)[:prec])
+		}
+		body = s
+		if align == 0 {
+			align = '<'
+			if v.isNumber() {
+				align = '>'
+			}
+		}
+	case "d":
+		if v.k != Int && v.k != Bool {
+			return "", fmt.Errorf("unknown format code 'd' for %s", typeName(v))
+		}
+		body = strconv.FormatInt(v.n, 10)
+		if comma {
+			body = groupThousands(body)
+		}
+	case "f", "F", "e", "E", "g", "G", "%":
+		if !v.isNumber() {
+			return "", fmt.Errorf("unknown format code %q for %s", typ, typeName(v))
+		}
+		if prec < 0 {
+			prec = 6
+		}
+		f := toFloat(v)
+		switch typ {
+		case "%":
+			body = strconv.FormatFloat(f*100, 'f', prec, 64) + "%"
+		case "F":
+			body = strconv.FormatFloat(f, 'f', prec, 64)
+		default:
+			body = strconv.FormatFloat(f, typ[0], prec, 64)
+		}
+		if comma {
+			intPart, frac, _ := strings.Cut(body, ".")
+			body = groupThousands(intPart)
+			if frac != "" {
+				body += "." + frac
+			}
+		}
+	case "x", "X", "o", "b":
+		if v.k != Int && v.k != Bool {
+			return "", fmt.Errorf("unknown format code %q for %s", typ, typeName(v))
+		}
+		base := map[string]int{"x": 16, "X": 16, "o": 8, "b": 2}[typ]
+		body = strconv.FormatInt(v.n, base)
+		if typ == "X" {
+			body = strings.ToUpper(body)
+		}
+	default:
+		return "", fmt.Errorf("unsupported format spec %q", typ)
+	}
+	if v.isNumber() && typ != "s" {
+		if strings.HasPrefix(body, "-") {
+			sign, body = "-", body[1:]
+		} else if sign == "-" {
+			sign = ""
+		}
+	} else {
+		sign = ""
+	}
+	if align == 0 {
+		align = '>'
+	}
+	n := runeCount(sign + body)
+	if n >= width {
+		return sign + body, nil
+	}
+	p := strings.Repeat(fill, width-n)
+	switch align {
+	case '<':
+		return sign + body + p, nil
+	case '^':
+		l := (width - n) / 2
+		return strings.Repeat(fill, l) + sign + body + strings.Repeat(fill, width-n-l), nil
+	case '=':
+		return sign + p + body, nil
+	}
+	return p + sign + body, nil
+}
+
+func groupThousands(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

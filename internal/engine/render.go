@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/flosch/pongo2/v6"
+
+	"github.com/seed-e7d2830f/promptkit/message"
+)
+
+// Rendering: bind the variables to their slots, run the pongo2 body with
+// a pooled state as its writer, and hand the output over as the result
+// without copying it.
+
+var statePool = sync.Pool{New: func() any { return &state{ctx: &pongo2.ExecutionContext{}} }}
+
+// Render renders the template as text. vars are the host's values by
+// variable name (the checks that every required variable is passed, and
+// no other, are the caller's); a variable not in vars takes its default
+// or is undefined.
+func (t *Template) Render(ctx context.Context, vars map[string]any, lim *Limits) (string, error) {
+	out, _, err := t.run(ctx, vars, lim, nil)
+	return out, err
+}
+
+// RenderMessages renders a chat template's messages.
+func (t *Template) RenderMessages(ctx context.Context, vars map[string]any, lim *Limits) ([]message.Message, error) {
+	sink := &chatSink{}
+	out, _, err := t.run(ctx, vars, lim, sink)
+	if err != nil {
+		return nil, err
+	}
+	return sink.finish(out), nil
+}
+
+func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, sink *chatSink) (out string, n int, err error) {
+	st := statePool.Get().(*state)
+	st.lim = lim
+	st.max, st.mem, st.work, st.iters = lim.MaxOutput, lim.MaxMemory, lim.MaxWork, lim.MaxIterations
+	st.sink, st.over, st.depth, st.at = sink, false, 0, nil
+	est := int(t.estimate.Load())
+	st.out = make([]byte, 0, min(est+est/8+64, lim.MaxOutput))
+	if cap(st.root.slots) < t.slots {
+		st.root.slots = make([]Value, t.slots)
+	}
+	st.root.slots = st.root.slots[:t.slots]
+	st.act = &st.root
+	var stop func() bool
+	if ctx != nil && ctx.Done() != nil {
+		if err := ctx.Err(); err != nil {
+			statePool.Put(st)
+			return "", 0, &Error{Kind: ErrCanceled, Msg: "render cancelled: " + err.Error(), Err: err}
+		}
+		flag := new(atomic.Bool)
+		st.stop = flag
+		stop = context.AfterFunc(ctx, func() { flag.Store(true) })
+	}
+	defer func() {
+		if stop != nil {
+			stop()
+		}
+		if r := recover(); r != nil {
+			out, err = "", st.renderError(r, ctx)
+		}
+		st.release()
+	}()
+	for _, v := range t.vars {
+		x, ok := vars[v.name]
+		switch {
+		case ok:
+			st.root.slots[v.slot] = FromGo(x)
+		case v.has:
+			st.root.slots[v.slot] = v.def
+		}
+	}
+	if perr := t.root.body.Execute(st.ctx, st); perr != nil {
+		st.fail(nil, pongoErr(perr))
+	}
+	if st.over {
+		st.fail(nil, &limitError{fmt.Sprintf("the output would exceed %d bytes (WithMaxOutputBytes)", st.max)})
+	}
+	t.estimate.Store(int64(len(st.out)))
+	b := st.out
+	st.out = nil
+	if len(b) == 0 {
+		return "", 0, nil
+	}
+	// The buffer is never used again: the string can own it.
+	return unsafe.String(unsafe.SliceData(b), len(b)), len(b), nil
+}
+
+// release empties the state (dropping its references to the render's
+// values) and returns it to the pool.
+func (st *state) release() {
+	clear(st.root.slots)
+	clear(st.args[:cap(st.args)])
+	st.args = st.args[:0]
+	st.caps = st.caps[:0]
+	st.sink, st.act, st.at, st.stop, st.lim, st.out = nil, nil, nil, nil, nil, nil
+	if cap(st.root.slots) > 1024 {
+		st.root.slots = nil
+	}
+	statePool.Put(st)
+}
+
+// renderError turns what stopped a render into an *Error.
+func (st *state) renderError(r any, ctx context.Context) error {
+	var at *site
+	var err error
+	switch x := r.(type) {
+	case failure:
+		at, err = x.at, x.err
+	case hostError:
+		at, err = st.at, x.err
+	case error:
+		at, err = st.at, fmt.Errorf("render panicked: %w", x)
+	default:
+		at, err = st.at, fmt.Errorf("render panicked: %v", x)
+	}
+	if at == nil {
+		at = st.at
+	}
+	e := &Error{Kind: ErrRender, Msg: err.Error()}
+	if at != nil {
+		e.File, e.Line, e.Col = at.file, at.line, at.col
+	}
+	var le *limitError
+	var re *raised
+	switch {
+	case errors.Is(err, errStopped):
+		cerr := context.Cause(ctx)
+		if cerr == nil {
+			cerr = ctx.Err()
+		}
+		e.Kind, e.Err = ErrCanceled, cerr
+		e.Msg = "render stopped: " + cerr.Error()
+	case errors.As(err, &le):
+		e.Kind = ErrLimit
+	case errors.As(err, &re):
+		e.Kind, e.Msg = ErrRaised, re.msg
+	default:
+		e.Err = unwrapCause(err)
+	}
+	return e
+}
+
+// unwrapCause keeps a host's error (a MarshalText failure) for errors.As.
+func unwrapCause(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return nil
+}

@@ -1,0 +1,393 @@
+//promptkit:allow-inline the engine's statements: error messages quote template syntax
+package engine
+
+import (
+	"fmt"
+
+	"github.com/flosch/pongo2/v6"
+)
+
+// The statements, as compiled constructs the tags run.
+
+// target is an assignment target: a slot, a namespace attribute, or a
+// tuple of targets to unpack into.
+type target struct {
+	at    site
+	hops  int
+	slot  int
+	ns    expr // namespace attribute: ns.attr
+	attr  string
+	items []target
+}
+
+func (t *target) assign(st *state, v Value) {
+	switch {
+	case t.items != nil:
+		items, err := values(v)
+		if err != nil {
+			st.fail(&t.at, fmt.Errorf("cannot unpack %s: %w", typeName(v), err))
+		}
+		if len(items) != len(t.items) {
+			st.fail(&t.at, fmt.Errorf("cannot unpack %d values into %d names", len(items), len(t.items)))
+		}
+		for i := range t.items {
+			t.items[i].assign(st, items[i])
+		}
+	case t.ns != nil:
+		o := t.ns.eval(st)
+		ns, ok := o.ref.(*namespace)
+		if !ok {
+			st.fail(&t.at, fmt.Errorf("cannot set attribute %q of %s: only a namespace() can be changed", t.attr, typeName(o)))
+		}
+		ns.attrs.SetString(t.attr, v)
+	default:
+		a := st.act
+		for i := 0; i < t.hops; i++ {
+			a = a.parent
+		}
+		a.slots[t.slot] = v
+	}
+}
+
+// frameInit starts one symbol of a frame: as the value of its outer
+// binding, or undefined.
+type frameInit struct {
+	slot int
+	from expr // nil: undefined
+}
+
+func initFrame(st *state, inits []frameInit) {
+	for _, in := range inits {
+		if in.from == nil {
+			st.act.slots[in.slot] = undefined
+		} else {
+			st.act.slots[in.slot] = in.from.eval(st)
+		}
+	}
+}
+
+type setDef struct {
+	t target
+	x expr
+}
+
+func (d *setDef) run(st *state) *pongo2.Error {
+	d.t.assign(st, d.x.eval(st))
+	return nil
+}
+
+// captureDef is a set block or a filter block: the body's output becomes
+// a value, filtered, then assigned (set) or printed (filter).
+type captureDef struct {
+	at      site
+	filters []*builtinCall
+	t       *target // nil: a filter block, printed
+}
+
+func (d *captureDef) run(st *state, n *bodyTag) *pongo2.Error {
+	st.push()
+	if err := n.body.Execute(st.ctx, st); err != nil {
+		st.pop()
+		return err
+	}
+	v := strValue(st.pop())
+	for _, f := range d.filters {
+		v = f.call(st, v)
+	}
+	if d.t != nil {
+		d.t.assign(st, v)
+		return nil
+	}
+	st.print(&d.at, v)
+	if st.over {
+		return st.outputFull(&d.at)
+	}
+	return nil
+}
+
+// scopeDef is a with block or an included template: a frame whose names
+// start from their outer bindings and never leak out.
+type scopeDef struct {
+	inits   []frameInit
+	targets []target
+	values  []expr
+}
+
+func (d *scopeDef) run(st *state, n *bodyTag) *pongo2.Error {
+	vals := make([]Value, len(d.values))
+	for i, x := range d.values {
+		vals[i] = x.eval(st)
+	}
+	initFrame(st, d.inits)
+	for i := range d.targets {
+		d.targets[i].assign(st, vals[i])
+	}
+	return n.body.Execute(st.ctx, st)
+}
+
+// isolatedDef is an included template without context: an activation of
+// its own, which sees no name of the includer's.
+type isolatedDef struct{ slots int }
+
+func (d *isolatedDef) run(st *state, n *bodyTag) *pongo2.Error {
+	saved := st.act
+	st.act = &activation{slots: make([]Value, d.slots)}
+	err := n.body.Execute(st.ctx, st)
+	st.act = saved
+	return err
+}
+
+// importDef is {% import %} or {% from … import %}: the imported
+// template's top level runs in an activation of its own (its output is
+// dropped), and its names become a module, or the names imported.
+type importDef struct {
+	at      site
+	file    string
+	slots   int
+	context bool       // with context: the module's free names are the importer's top level
+	exports []exported // the module's public names
+	target  *target    // import … as target
+	names   []importedName
+}
+
+type exported struct {
+	name string
+	slot int
+}
+
+type importedName struct {
+	name string
+	t    target
+}
+
+func (d *importDef) run(st *state, n *bodyTag) *pongo2.Error {
+	saved := st.act
+	act := &activation{slots: make([]Value, d.slots)}
+	if d.context {
+		act.parent = &st.root
+	}
+	st.act = act
+	st.push()
+	err := n.body.Execute(st.ctx, st)
+	st.pop()
+	st.act = saved
+	if err != nil {
+		return err
+	}
+	names := NewOrderedDict()
+	for _, e := range d.exports {
+		names.SetString(e.name, act.slots[e.slot])
+	}
+	if d.target != nil {
+		d.target.assign(st, objectValue(&module{file: d.file, names: names}))
+	}
+	for _, in := range d.names {
+		v, ok := names.getString(in.name)
+		if !ok {
+			st.fail(&d.at, fmt.Errorf("the imported template %s defines no %q", d.file, in.name))
+		}
+		in.t.assign(st, v)
+	}
+	return nil
+}
+
+// forDef is a for loop.
+type forDef struct {
+	at        site
+	iter      expr
+	t         target
+	cond      expr // the loop filter, or nil
+	loopSlot  int  // -1: the body never reads loop
+	inits     []frameInit
+	recursive bool
+	slots     int // a recursive loop's body is a closure: its activation's size
+}
+
+func (d *forDef) run(st *state, n *bodyTag) *pongo2.Error {
+	_, err := d.loop(st, n, d.iter.eval(st), 0, st.act)
+	return err
+}
+
+// loop runs the loop over iterable. A recursive loop's body runs in an
+// activation of its own, made from outer (the activation the loop stands
+// in).
+func (d *forDef) loop(st *state, n *bodyTag, iterable Value, depth0 int, outer *activation) (bool, *pongo2.Error) {
+	st.at = &d.at
+	items, err := iterate(iterable)
+	st.check(&d.at, err)
+	saved := st.act
+	if d.recursive {
+		st.act = &activation{slots: make([]Value, d.slots), parent: outer}
+	}
+	defer func() { st.act = saved }()
+	if d.cond != nil {
+		// The filter runs first: loop.index, length and last count the
+		// items it keeps.
+		var kept []Value
+		for i := 0; i < items.n; i++ {
+			v := items.at(i)
+			d.t.assign(st, v)
+			if truthy(d.cond.eval(st)) {
+				kept = append(kept, v)
+			}
+		}
+		items = iterator{vals: orEmptyValues(kept), n: len(kept)}
+	}
+	var lp *loopObj
+	if d.loopSlot >= 0 {
+		lp = &loopObj{tag: n, def: d, items: items, n: items.n, depth0: depth0, outer: outer}
+	}
+	for i := 0; i < items.n; i++ {
+		if st.iters--; st.iters < 0 {
+			st.fail(&d.at, &limitError{fmt.Sprintf("more than %d loop iterations (WithMaxIterations)", st.lim.MaxIterations)})
+		}
+		if err := st.spend(1); err != nil {
+			st.fail(&d.at, err)
+		}
+		initFrame(st, d.inits)
+		d.t.assign(st, items.at(i))
+		if lp != nil {
+			lp.index = i
+			st.act.slots[d.loopSlot] = objectValue(lp)
+		}
+		if err := n.body.Execute(st.ctx, st); err != nil {
+			switch err {
+			case errBreak:
+				return true, nil
+			case errContinue:
+				continue
+			}
+			return true, err
+		}
+		if st.over {
+			return true, st.outputFull(&d.at)
+		}
+	}
+	if items.n == 0 && n.els != nil {
+		if d.recursive {
+			st.act = saved
+		}
+		return false, n.els.Execute(st.ctx, st)
+	}
+	return items.n > 0, nil
+}
+
+// recurse is loop(items) inside a recursive loop: the loop again, one
+// level deeper, its output a value.
+func (l *loopObj) recurse(st *state, at *site, iterable Value) Value {
+	if st.depth++; st.depth > st.lim.MaxCallDepth {
+		st.fail(at, &limitError{fmt.Sprintf("recursive loop nested deeper than %d levels (WithMaxCallDepth)", st.lim.MaxCallDepth)})
+	}
+	defer func() { st.depth-- }()
+	st.push()
+	_, err := l.def.loop(st, l.tag, iterable, l.depth0+1, l.outer)
+	s := st.pop()
+	if err != nil {
+		st.fail(at, fmt.Errorf("in the recursive loop: %v", err))
+	}
+	return strValue(s)
+}
+
+// macroDef is a macro's definition: running it binds the macro value.
+type macroDef struct {
+	at       site
+	name     string
+	params   []macroParam
+	slots    int
+	inits    []frameInit // the body's other names, from their outer bindings
+	caller   int         // the slot of caller, varargs and kwargs; -1 when unused
+	varargs  int
+	kwargs   int
+	body     *pongo2.NodeWrapper
+	t        target // where the macro is bound
+	isCaller bool   // the body of a call block
+}
+
+type macroParam struct {
+	name string
+	slot int
+	def  expr // nil: required
+}
+
+func (d *macroDef) run(st *state, n *bodyTag) *pongo2.Error {
+	d.body = n.body
+	d.t.assign(st, objectValue(&macro{def: d, act: st.act}))
+	return nil
+}
+
+// callBlockDef is {% call %}: its body is the caller() of the macro call.
+type callBlockDef struct {
+	at     site
+	caller *macroDef
+	call   *callX
+}
+
+func (d *callBlockDef) run(st *state, n *bodyTag) *pongo2.Error {
+	d.caller.body = n.body
+	c := &macro{def: d.caller, act: st.act}
+	v := d.call.evalWithCaller(st, objectValue(c))
+	st.print(&d.at, v)
+	if st.over {
+		return st.outputFull(&d.at)
+	}
+	return nil
+}
+
+// chatDef is a {% chat %} block.
+type chatDef struct {
+	at   site
+	role expr
+	lit  string // the role, when it is a literal (checked at load)
+}
+
+func (d *chatDef) run(st *state, n *bodyTag) *pongo2.Error {
+	s := st.sink
+	if s == nil {
+		// Rendered as text (the manager refuses Render of a chat template
+		// before it starts; an imported macro may hold a block): the body.
+		return n.body.Execute(st.ctx, st)
+	}
+	if s.open || len(st.caps) > 0 {
+		st.fail(&d.at, fmt.Errorf("chat blocks cannot nest, and a chat block cannot be inside a macro's or block's captured output"))
+	}
+	role := d.lit
+	if d.role != nil {
+		v := d.role.eval(st)
+		if v.k != String {
+			st.fail(&d.at, fmt.Errorf("chat role must be a string, not %s; allowed roles: %s", typeName(v), joinNames(ChatRoles)))
+		}
+		if !validRole(v.s) {
+			st.fail(&d.at, fmt.Errorf("unknown chat role %q; allowed roles: %s", v.s, joinNames(ChatRoles)))
+		}
+		role = v.s
+	}
+	s.begin(st)
+	err := n.body.Execute(st.ctx, st)
+	s.end(st, role)
+	if err != nil {
+		return err
+	}
+	if st.over {
+		return st.outputFull(&d.at)
+	}
+	return nil
+}
+
+// imageDef is {{ x | image }} inside a chat block.
+type imageDef struct {
+	at site
+	x  expr
+}
+
+func (d *imageDef) run(st *state) *pongo2.Error {
+	s := st.sink
+	if s == nil || !s.open {
+		st.fail(&d.at, fmt.Errorf("the image filter works only inside a {%% chat %%} block rendered to messages"))
+	}
+	u, err := imageURL(d.x.eval(st))
+	if err == nil {
+		err = s.addImage(st, u)
+	}
+	st.check(&d.at, err)
+	return nil
+}

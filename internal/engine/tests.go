@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"fmt"
+	"unicode"
+)
+
+// Jinja's built-in tests (jinja2/tests.py). "x is defined" on a plain name
+// is compiled to a slot check (definedX); here it tests a value.
+
+func init() {
+	test1 := func(name string, f func(v Value) bool) *builtinDef {
+		return &builtinDef{name: name, fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) { return boolValue(f(in)), nil }}
+	}
+	cmp := func(name, op string) *builtinDef {
+		return &builtinDef{name: name, params: []param{req("other")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			return boolValue(compareOp(st, st.at, op, in, a[0])), nil
+		}}
+	}
+	define(tests,
+		test1("boolean", func(v Value) bool { return v.k == Bool }),
+		test1("callable", func(v Value) bool {
+			switch v.ref.(type) {
+			case *macro, *builtin, *boundMethod, *joiner:
+				return true
+			}
+			return false
+		}),
+		test1("defined", func(v Value) bool { return v.k != Undefined }),
+		test1("undefined", func(v Value) bool { return v.k == Undefined }),
+		&builtinDef{name: "divisibleby", params: []param{req("num")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			if in.isNumber() && a[0].isNumber() {
+				if in.k != Float && a[0].k != Float {
+					if a[0].n == 0 {
+						return Value{}, fmt.Errorf("divisibleby: integer modulo by zero")
+					}
+					return boolValue(in.n%a[0].n == 0), nil
+				}
+				r, err := floatArith("%", toFloat(in), toFloat(a[0]))
+				if err != nil {
+					return Value{}, err
+				}
+				return boolValue(r.float() == 0), nil
+			}
+			return Value{}, fmt.Errorf("divisibleby needs numbers, not %s and %s", typeName(in), typeName(a[0]))
+		}},
+		cmp("eq", "=="), cmp("ne", "!="), cmp("lt", "<"), cmp("le", "<="), cmp("gt", ">"), cmp("ge", ">="),
+		test1("escaped", func(v Value) bool { return v.isMarkup() }),
+		&builtinDef{name: "even", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
+			if in.k != Int && in.k != Bool {
+				return Value{}, fmt.Errorf("even needs an integer, not %s", typeName(in))
+			}
+			return boolValue(in.n%2 == 0), nil
+		}},
+		&builtinDef{name: "odd", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
+			if in.k != Int && in.k != Bool {
+				return Value{}, fmt.Errorf("odd needs an integer, not %s", typeName(in))
+			}
+			return boolValue(in.n%2 != 0), nil
+		}},
+		test1("false", func(v Value) bool { return v.k == Bool && v.n == 0 }),
+		test1("true", func(v Value) bool { return v.k == Bool && v.n == 1 }),
+		test1("filter", func(v Value) bool {
+			d, ok := filters[v.s]
+			return v.k == String && ok && d.refused == ""
+		}),
+		test1("test", func(v Value) bool {
+			d, ok := tests[v.s]
+			return v.k == String && ok && d.refused == ""
+		}),
+		test1("float", func(v Value) bool { return v.k == Float }),
+		test1("integer", func(v Value) bool { return v.k == Int }),
+		&builtinDef{name: "in", params: []param{req("seq")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			ok, err := contains(a[0], in)
+			return boolValue(ok), err
+		}},
+		test1("iterable", func(v Value) bool {
+			switch v.k {
+			case List, Tuple, Dict, String:
+				return true
+			case Object:
+				_, ok := v.ref.(hostBytes)
+				return ok
+			}
+			return false
+		}),
+		test1("lower", func(v Value) bool { s, _ := str1(v); return isCasedAll(s, unicode.IsLower) }),
+		test1("upper", func(v Value) bool { s, _ := str1(v); return isCasedAll(s, unicode.IsUpper) }),
+		test1("mapping", func(v Value) bool { return v.k == Dict }),
+		test1("none", func(v Value) bool { return v.k == None }),
+		test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool }),
+		&builtinDef{name: "sameas", params: []param{req("other")}, fn: func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+			return boolValue(sameAs(in, a[0])), nil
+		}},
+		test1("sequence", func(v Value) bool { return v.k == List || v.k == Tuple || v.k == Dict || v.k == String }),
+		test1("string", func(v Value) bool { return v.k == String }),
+	)
+	alias(tests, "==", "eq")
+	alias(tests, "equalto", "eq")
+	alias(tests, "!=", "ne")
+	alias(tests, "<", "lt")
+	alias(tests, "lessthan", "lt")
+	alias(tests, "<=", "le")
+	alias(tests, ">", "gt")
+	alias(tests, "greaterthan", "gt")
+	alias(tests, ">=", "ge")
+}
+
+// isCasedAll is Python's str.islower/isupper: at least one cased
+// character, and every cased character passes is.
+func isCasedAll(s string, is func(rune) bool) bool {
+	cased := false
+	for _, r := range s {
+		if unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) {
+			if !is(r) {
+				return false
+			}
+			cased = true
+		}
+	}
+	return cased
+}
+
+// sameAs is Python's "is": the same object, or the same singleton.
+func sameAs(a, b Value) bool {
+	switch a.k {
+	case None, Undefined:
+		return a.k == b.k
+	case Bool:
+		return b.k == Bool && a.n == b.n
+	case Int:
+		// CPython caches small integers; beyond them "is" is identity,
+		// which two computed integers rarely share.
+		return b.k == Int && a.n == b.n && a.n >= -5 && a.n <= 256
+	case String:
+		return b.k == String && a.s == b.s
+	}
+	return sameRef(a, b)
+}

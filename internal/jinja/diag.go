@@ -1,0 +1,469 @@
+//promptkit:allow-inline the front end's diagnostics: messages quote template syntax
+package jinja
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Every problem the front end reports is made here, one function per
+// diagnostic, in the manner of cel-go's checker/errors.go: the wording of
+// each lives in one place, and the tests hold it.
+
+// Kind classifies a problem.
+type Kind int
+
+const (
+	// Syntax: the source is not valid Jinja.
+	Syntax Kind = iota
+	// Unsupported: valid Jinja that promptkit does not run; the message
+	// names the alternative.
+	Unsupported
+	// Undeclared: a name that is neither a declared variable, a local nor
+	// a global.
+	Undeclared
+	// Limit: nesting or size beyond a limit.
+	Limit
+	// Include: an include, import or extends that cannot be resolved
+	// (missing file, cycle, path outside the set).
+	Include
+	// Sandbox: a path that would leave the template set's root.
+	Sandbox
+)
+
+// Error is one problem, positioned in its file.
+type Error struct {
+	File      string // the file's name (Source.Name)
+	Pos       Pos
+	Line, Col int // 1-based; set once the problem is located
+	Kind      Kind
+	Name      string // the variable or construct concerned, when there is one
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.File == "" && e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// ErrorList is every problem of one check, in source order.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// located fills in file, line and column from s.
+func (l ErrorList) located(s *Source) ErrorList {
+	for _, e := range l {
+		if e.File == "" {
+			e.File = s.Name
+		}
+		e.Line, e.Col = s.Position(e.Pos)
+	}
+	return l
+}
+
+func syntaxf(p Pos, format string, args ...any) *Error {
+	return &Error{Pos: p, Kind: Syntax, Msg: fmt.Sprintf(format, args...)}
+}
+
+func unsupportedf(p Pos, name, format string, args ...any) *Error {
+	return &Error{Pos: p, Kind: Unsupported, Name: name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Lexer.
+
+func errInvalidUTF8(p Pos) *Error {
+	return syntaxf(p, "invalid UTF-8: template files must be UTF-8 text")
+}
+
+func errUnclosedComment(p Pos) *Error { return syntaxf(p, `unclosed comment: missing "#}"`) }
+
+func errUnclosedRaw(p Pos) *Error {
+	return syntaxf(p, "unclosed {%% raw %%}: missing {%% endraw %%}")
+}
+
+func errUnclosedTag(p Pos, closer string) *Error {
+	return syntaxf(p, "unclosed tag: missing %q", closer)
+}
+
+func errUnclosedBracket(p Pos, open byte, closer string) *Error {
+	return syntaxf(p, "%q is never closed before %q", open, closer)
+}
+
+func errUnbalanced(p Pos, got string, open byte) *Error {
+	if open == 0 {
+		return syntaxf(p, "unexpected %q: no bracket is open", got)
+	}
+	closer := map[byte]string{'(': ")", '[': "]", '{': "}"}[open]
+	return syntaxf(p, "unexpected %q: expected %q to close %q", got, closer, string(open))
+}
+
+func errUnexpectedChar(p Pos, r rune) *Error {
+	return syntaxf(p, "unexpected character %q in tag", r)
+}
+
+func errUnclosedString(p Pos) *Error { return syntaxf(p, "unclosed string literal") }
+
+func errBadNumber(p Pos, lit string) *Error { return syntaxf(p, "bad number %q", lit) }
+
+// Parser.
+
+func errExpected(p Pos, want string, got item) *Error {
+	return syntaxf(p, "expected %s, found %s", want, got)
+}
+
+func errUnexpected(p Pos, got item) *Error {
+	return syntaxf(p, "unexpected %s in expression", got)
+}
+
+func errExpectedTagName(p Pos, got item) *Error {
+	return syntaxf(p, "expected a tag name after {%%, found %s", got)
+}
+
+func errNeverClosed(p Pos, tag, end string) *Error {
+	return syntaxf(p, "{%% %s %%} is never closed: missing {%% %s %%}", tag, end)
+}
+
+func errUnexpectedEndTag(p Pos, tag, inside string) *Error {
+	if inside == "" {
+		return syntaxf(p, "unexpected {%% %s %%} with no open block", tag)
+	}
+	return syntaxf(p, "unexpected {%% %s %%} inside {%% %s %%}", tag, inside)
+}
+
+func errBadTarget(p Pos, got item) *Error {
+	if got.typ == itemName {
+		return syntaxf(p, "%q cannot be a loop variable or assignment target: it is a reserved word", got.val)
+	}
+	return syntaxf(p, "expected a name to assign to, found %s", got)
+}
+
+func errImportUnderscore(p Pos, name string) *Error {
+	return syntaxf(p, "names starting with an underscore cannot be imported: %s", name)
+}
+
+func errEndblockName(p Pos, got, want string) *Error {
+	return syntaxf(p, "{%% endblock %s %%} closes {%% block %s %%}", got, want)
+}
+
+func errRequiredBlockBody(p Pos, name string) *Error {
+	return syntaxf(p, "required block %q may contain only whitespace and comments", name)
+}
+
+func errNonDefaultAfterDefault(p Pos, name string) *Error {
+	return syntaxf(p, "parameter %s without a default follows one with a default", name)
+}
+
+func errCallBlockNeedsCall(p Pos) *Error {
+	return syntaxf(p, "{%% call %%} needs a macro call: {%% call m(…) %%}")
+}
+
+func errChatRole(p Pos, got item) *Error {
+	return syntaxf(p, "expected role=… after chat, as in {%% chat role=\"user\" %%}, found %s", got)
+}
+
+func errBlockDepth(p Pos) *Error {
+	return &Error{Pos: p, Kind: Limit, Msg: fmt.Sprintf("blocks nested deeper than %d", MaxBlockDepth)}
+}
+
+func errExprDepth(p Pos) *Error {
+	return &Error{Pos: p, Kind: Limit, Msg: fmt.Sprintf("expression nested deeper than %d levels", MaxExprDepth)}
+}
+
+func errEmptySubscript(p Pos) *Error { return syntaxf(p, "empty subscript") }
+
+func errArgOrder(p Pos) *Error {
+	return syntaxf(p, "positional argument after keyword argument")
+}
+
+func errChainedTests(p Pos) *Error { return syntaxf(p, "tests cannot be chained with is") }
+
+// Django's dialect, which pongo2 speaks, written where Jinja is expected:
+// each gets the Jinja form.
+
+func errDjangoFilterArg(p Pos, filter string) *Error {
+	return unsupportedf(p, filter, "Django filter arguments (%s:arg) are not supported; write Jinja's %s(arg)", filter, filter)
+}
+
+// djangoTags are Django tags that Jinja does not have, with what to write
+// instead.
+var djangoTags = map[string]string{
+	"cycle":       "loop.cycle('a', 'b') inside the loop",
+	"ifchanged":   "loop.changed(value) inside the loop",
+	"empty":       "{% else %} of the for loop",
+	"ifequal":     "{% if a == b %}",
+	"ifnotequal":  "{% if a != b %}",
+	"firstof":     "{{ a or b }}",
+	"verbatim":    "{% raw %}…{% endraw %}",
+	"templatetag": "{% raw %}…{% endraw %}",
+	"spaceless":   "whitespace control: {%- … -%}",
+	"widthratio":  "arithmetic in an expression",
+	"lorem":       "literal text",
+	"now":         "strftime_now(format), or a variable passed by the caller",
+	"ssi":         "{% include %} of a file inside the template set",
+	"comment":     "{# … #}",
+	"url":         "a variable passed by the caller",
+	"load":        "nothing: Jinja's filters need no loading",
+}
+
+// refusedTags are Jinja tags promptkit does not run, and why.
+var refusedTags = map[string]string{
+	"do":    "{% set %} (the do extension is not enabled in Jinja's default environment)",
+	"trans": "literal text (templates are not translated)",
+}
+
+func errUnknownTag(p Pos, name string) *Error {
+	if alt, ok := djangoTags[name]; ok {
+		return unsupportedf(p, name, "tag %q is not supported: it is Django's, not Jinja's; write %s", name, alt)
+	}
+	if alt, ok := refusedTags[name]; ok {
+		return unsupportedf(p, name, "tag %q is not supported; use %s", name, alt)
+	}
+	return syntaxf(p, "unknown tag %q", name)
+}
+
+// Checks.
+
+func errNotInModule(p Pos, name string) *Error {
+	return &Error{Pos: p, Kind: Undeclared, Name: name, Msg: fmt.Sprintf(
+		"%q is a variable of the importing template, which an imported template sees only when imported with context: {%% import \"…\" as m with context %%}", name)}
+}
+
+func errUndeclared(p Pos, name string, visible []string, hint string) *Error {
+	e := &Error{Pos: p, Kind: Undeclared, Name: name}
+	switch name {
+	case "loop":
+		e.Msg = "loop exists only inside a {% for %} loop"
+	case "forloop":
+		e.Msg = "forloop is Django's loop variable; in Jinja write loop.index, loop.index0, loop.first, loop.last, … inside the loop"
+	case "caller", "varargs", "kwargs":
+		e.Msg = fmt.Sprintf("%s exists only inside a {%% macro %%}", name)
+	case "super":
+		e.Msg = "super() exists only inside a {% block %} of a template that extends another"
+	default:
+		e.Msg = fmt.Sprintf("undeclared variable %q", name)
+		if hint != "" {
+			e.Msg += " (" + hint + ")"
+		}
+		if s := suggest(name, visible); s != "" {
+			e.Msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+	}
+	return e
+}
+
+// suggest returns the name in names closest to name, if it is close enough
+// to be a misspelling of it.
+func suggest(name string, names []string) string {
+	if len([]rune(name)) < 3 {
+		return "" // every short name is close to every other
+	}
+	best, bestD := "", max(1, len([]rune(name))/3)+1
+	for _, n := range names {
+		if n == name {
+			continue
+		}
+		if d := editDistance(name, n); d < bestD || (d == bestD && n < best) {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and swaps of neighbours cost one each.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+func sortedNames(m map[string]Spec) string {
+	var names []string
+	for n, s := range m {
+		if s.Refused == "" {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func errUnknownFilter(p Pos, name string, filters map[string]Spec) *Error {
+	if name == "add" || name == "date" || name == "safeseq" || name == "linebreaks" || name == "yesno" || name == "slugify" {
+		return unsupportedf(p, name, "filter %q is Django's, not Jinja's; supported filters: %s", name, sortedNames(filters))
+	}
+	return unsupportedf(p, name, "filter %q is not supported; supported filters: %s", name, sortedNames(filters))
+}
+
+func errUnknownTest(p Pos, name string, tests map[string]Spec) *Error {
+	return unsupportedf(p, name, "test %q is not supported; supported tests: %s", name, sortedNames(tests))
+}
+
+func errUnknownMethod(p Pos, name string, methods map[string]Spec) *Error {
+	return unsupportedf(p, name, "method %s(…) is not supported; supported methods: %s", name, sortedNames(methods))
+}
+
+func errRefused(p Pos, what, name, why string) *Error {
+	return unsupportedf(p, name, "%s %q is not supported: %s", what, name, why)
+}
+
+func errArity(p Pos, what, name string, spec Spec) *Error {
+	var takes string
+	switch {
+	case spec.MaxArgs == 0 && len(spec.Kwargs) == 0:
+		takes = "no arguments"
+	case spec.MaxArgs < 0:
+		takes = fmt.Sprintf("at least %d arguments", spec.MinArgs)
+	case spec.MinArgs == spec.MaxArgs:
+		takes = fmt.Sprintf("%d arguments", spec.MinArgs)
+	default:
+		takes = fmt.Sprintf("%d to %d arguments", spec.MinArgs, spec.MaxArgs)
+	}
+	if len(spec.Kwargs) > 0 {
+		takes += " (" + strings.Join(spec.Kwargs, ", ") + ")"
+	}
+	return syntaxf(p, "%s %s takes %s", what, name, takes)
+}
+
+func errUnknownKwarg(p Pos, what, name, kw string, spec Spec) *Error {
+	if len(spec.Kwargs) == 0 {
+		return syntaxf(p, "%s %s takes no keyword arguments (got %s=)", what, name, kw)
+	}
+	return syntaxf(p, "%s %s has no argument %q (it has: %s)", what, name, kw, strings.Join(spec.Kwargs, ", "))
+}
+
+func errLoopAttr(p Pos, name string, attrs []string) *Error {
+	return unsupportedf(p, "loop."+name, "loop has no attribute %q; it has: %s", name, strings.Join(attrs, ", "))
+}
+
+func errLoopNotRecursive(p Pos) *Error {
+	return syntaxf(p, "loop(…) recurses only in a loop marked recursive: {%% for x in xs recursive %%}")
+}
+
+func errLoopControlOutside(p Pos, tag string) *Error {
+	return syntaxf(p, "%s outside a {%% for %%} loop", tag)
+}
+
+func errReservedName(p Pos, name string) *Error {
+	return syntaxf(p, "%q cannot be assigned: it is reserved", name)
+}
+
+func errBadAssign(p Pos, what string) *Error {
+	return syntaxf(p, "cannot assign to %s", what)
+}
+
+func errDuplicateParam(p Pos, name string) *Error {
+	return syntaxf(p, "parameter %s is declared twice", name)
+}
+
+func errAutoescape(p Pos) *Error {
+	return unsupportedf(p, "autoescape", "{%% autoescape %%} with anything but false is not supported: promptkit never HTML-escapes output; escape values in the builder")
+}
+
+func errUnsupportedInheritance(p Pos, tag string) *Error {
+	return unsupportedf(p, tag, "tag %q is not supported; use {%% include %%} of the shared parts", tag)
+}
+
+func errDynamicPath(p Pos, tag string) *Error {
+	return unsupportedf(p, tag, "%s takes a literal path string, such as {%% %s \"parts/rules.md\" %%}: dynamic paths cannot be checked at load", tag, tag)
+}
+
+func errIncludeCycle(p Pos, tag string, chain []string) *Error {
+	return &Error{Pos: p, Kind: Include, Msg: fmt.Sprintf("%s cycle: %s", tag, strings.Join(chain, " -> "))}
+}
+
+func errIncludeDepth(p Pos, tag string, depth int) *Error {
+	return &Error{Pos: p, Kind: Limit, Msg: fmt.Sprintf("%ss nested deeper than %d", tag, depth)}
+}
+
+func errInlinedSize(p Pos, tag string, chain []string, limit int) *Error {
+	return &Error{Pos: p, Kind: Limit, Msg: fmt.Sprintf("with its %ss expanded the template would exceed %d bytes of source (%s)", tag, limit, strings.Join(chain, " -> "))}
+}
+
+func errNoFiles(p Pos, tag string) *Error {
+	return &Error{Pos: p, Kind: Include, Msg: fmt.Sprintf("%s: no files to read from", tag)}
+}
+
+func errLoad(p Pos, tag, file string, le *LoadError) *Error {
+	msg := fmt.Sprintf("%s %q: %s", tag, file, le.Msg)
+	if le.Kind == Include {
+		msg += " (paths are relative to the template set's root)"
+	}
+	return &Error{Pos: p, Kind: le.Kind, Name: file, Msg: msg}
+}
+
+func errNotExported(p Pos, name string, exported []string) *Error {
+	return syntaxf(p, "the imported template defines no %q (it exports: %s)", name, strings.Join(exported, ", "))
+}
+
+// Chat templates.
+
+func errTextOutsideChat(p Pos) *Error {
+	return syntaxf(p, "text outside a {%% chat %%} block: in a chat template every message is a chat block")
+}
+
+func errOutputOutsideChat(p Pos) *Error {
+	return syntaxf(p, "output outside a {%% chat %%} block: in a chat template every message is a chat block")
+}
+
+func errNestedChat(p Pos, outer string) *Error {
+	return syntaxf(p, "chat blocks cannot nest: this {%% chat %%} is inside the one opened at %s", outer)
+}
+
+func errChatRoleType(p Pos, v any, roles []string) *Error {
+	kind := "None"
+	switch v.(type) {
+	case bool:
+		kind = "boolean"
+	case int64:
+		kind = "integer"
+	case float64:
+		kind = "float"
+	}
+	return syntaxf(p, "chat role must be a string, not %s; allowed roles: %s", kind, strings.Join(roles, ", "))
+}
+
+func errChatRoleUnknown(p Pos, role string, roles []string) *Error {
+	return syntaxf(p, "unknown chat role %q; allowed roles: %s", role, strings.Join(roles, ", "))
+}
+
+func errImageArgs(p Pos) *Error {
+	return syntaxf(p, "the image filter takes no arguments: {{ x | image }}")
+}
+
+func errImageOutsideChat(p Pos) *Error {
+	return syntaxf(p, "the image filter is allowed only inside a {%% chat %%} block: {{ x | image }} makes an image part of a chat message")
+}
+
+func errImageNotAlone(p Pos) *Error {
+	return syntaxf(p, "the image filter must stand alone in an output inside a {%% chat %%} block: {{ x | image }}")
+}
