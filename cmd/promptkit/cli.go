@@ -42,6 +42,7 @@ func commands() []command {
 		{"render", "render one template with variables", runRender},
 		{"check", "check a template set and report every problem", runCheck},
 		{"watch", "keep a template set live and print each reload as JSON", runWatch},
+		{"serve", "serve a template set over HTTP, with a live preview page (--dev)", runServe},
 		{"build", "build a prompt with a builder, as a plugin host does", runBuild},
 		{"builders", "list the builders with their templates and data keys", runBuilders},
 		{"lint", "find prompts written inline in Go source", runLint},
