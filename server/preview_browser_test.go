@@ -93,6 +93,9 @@ func browserSet(t *testing.T) string {
 
 func TestPreviewInBrowser(t *testing.T) {
 	chromium := chromiumPath()
+	if chromium == "" && os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed, and CI must run the browser test: .ci/run installs it with apt-get")
+	}
 	if chromium == "" {
 		t.Skip("chromium is not installed (apt-get install -y chromium): the browser test of the preview page is not run")
 	}
