@@ -9,6 +9,7 @@
 // post the workload's variables to /v1/templates/prompt:render for -d.
 // A baseline phase runs without reloads; the reload phase rewrites the
 // template -reloads times, evenly spread, and waits for each to go live.
+// The phases alternate which runs first; the summary gives medians.
 //
 // Every answer is checked: status 200, a body that is exactly one version
 // of the template (rendered beforehand, in a scratch directory, by the
@@ -52,7 +53,7 @@ func main() {
 	runs := flag.Int("runs", 5, "runs (the summary gives medians)")
 	baseline := flag.Bool("baseline", true, "also run a phase without reloads, for the ratio")
 	flag.Parse()
-	if *conns < 1 || *dur <= 0 || *reloads < 0 || *runs < 1 {
+	if *conns < 1 || *dur <= 0 || *reloads < 0 || *runs < 1 || (*reloads == 0 && !*baseline) {
 		fmt.Fprintln(os.Stderr, "serveload: -c, -d and -runs must be positive, -reloads not negative")
 		os.Exit(2)
 	}
@@ -65,25 +66,39 @@ func main() {
 	var base, hot []result
 	failed := false
 	for run := 1; run <= *runs; run++ {
-		if *baseline {
-			r, err := phase(w, body, *conns, *dur, 0)
+		// The two phases alternate which goes first, so neither always
+		// inherits the other's garbage or a warmer cache.
+		order := []int{0, *reloads}
+		if run%2 == 0 {
+			order = []int{*reloads, 0}
+		}
+		if *reloads == 0 {
+			order = []int{0}
+		}
+		for _, n := range order {
+			if n == 0 && !*baseline {
+				continue
+			}
+			r, err := phase(w, body, *conns, *dur, n)
 			check(err)
-			fmt.Printf("run %d  no reloads:  %s\n", run, r)
-			base = append(base, r)
+			if n == 0 {
+				fmt.Printf("run %d  no reloads:  %s\n", run, r)
+				base = append(base, r)
+			} else {
+				fmt.Printf("run %d  %2d reloads:  %s\n", run, n, r)
+				hot = append(hot, r)
+			}
 			failed = failed || r.failures > 0
 		}
-		r, err := phase(w, body, *conns, *dur, *reloads)
-		check(err)
-		fmt.Printf("run %d  %2d reloads:  %s\n", run, *reloads, r)
-		hot = append(hot, r)
-		failed = failed || r.failures > 0
 	}
 	fmt.Printf("\nmedians of %d runs, %d connections × %v, %s (%d bytes out):\n", *runs, *conns, *dur, w.Name, len(w.Golden))
-	if *baseline {
+	if len(base) > 0 {
 		fmt.Printf("  no reloads:  %s\n", median(base))
 	}
-	fmt.Printf("  %2d reloads:  %s\n", *reloads, median(hot))
-	if *baseline {
+	if len(hot) > 0 {
+		fmt.Printf("  %2d reloads:  %s\n", *reloads, median(hot))
+	}
+	if len(base) > 0 && len(hot) > 0 {
 		mb, mh := median(base), median(hot)
 		fmt.Printf("  reloads/no reloads: throughput ×%.2f, p99 ×%.2f\n", mh.rps/mb.rps, float64(mh.p99)/float64(mb.p99))
 	}
