@@ -46,9 +46,10 @@ func benchSet(b *testing.B) (dir string, body []byte, want string) {
 	return dir, all["prompt"], string(golden)
 }
 
-// BenchmarkRender splits the cost of one render over HTTP: the manager
-// alone (the baseline), the handler without a network (JSON in, headers,
-// metrics), and a real request over loopback with a kept-alive connection.
+// BenchmarkRender splits the cost of one render over HTTP: decoding the
+// variables' JSON, the manager rendering from them (the baseline: what a
+// Go host given JSON pays), the handler without a network (body, headers,
+// metrics), and a real request over loopback on a kept-alive connection.
 //
 //	go test -run '^$' -bench BenchmarkRender -benchmem -count 10 ./server
 func BenchmarkRender(b *testing.B) {
@@ -66,6 +67,14 @@ func BenchmarkRender(b *testing.B) {
 	require.NoError(b, err)
 	defer s.Close()
 
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := manager.DecodeJSON(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("manager", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

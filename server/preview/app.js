@@ -12,7 +12,7 @@ const state = {
   current: null,     // name of the chosen template
   sourcePath: null,  // file shown in the source pane (a problem may point elsewhere)
   values: {},        // template -> variable -> {text, json}: survives reloads
-  chat: {},          // template -> true once the server said it renders to messages
+  chat: {},          // template -> its hash when the server said it renders to messages
   renderError: null, // the problem of the last render, if any
   seq: 0,            // drops answers to requests that a newer one replaced
   formKey: "",       // the declaration the form was built from
@@ -228,7 +228,7 @@ async function render() {
   const vars = body(t);
   if (vars === null) return;
   const seq = ++state.seq;
-  const action = state.chat[t.name] ? "messages" : "render";
+  const action = state.chat[t.name] === t.hash ? "messages" : "render";
   let r;
   try {
     r = await fetch("/v1/templates/" + encodeURIComponent(t.name) + ":" + action, {
@@ -250,7 +250,7 @@ async function render() {
   } else {
     const p = await r.json().catch(() => ({ kind: "other", message: "HTTP " + r.status, error: "HTTP " + r.status }));
     if (p.kind === "chat_template" && action === "render") {
-      state.chat[t.name] = true;
+      state.chat[t.name] = t.hash;
       return render();
     }
     if (seq !== state.seq) return;
@@ -335,7 +335,9 @@ function showSourceProblems() {
   if (sourceText === null) return;
   const problems = ((state.status && state.status.problems) || []).filter((p) => p.path === sourceShown);
   const re = state.renderError;
-  if (re && re.path === sourceShown && !problems.some((p) => p.error === re.error)) problems.push(re);
+  // A render's own error goes beside its line when it has one; without a
+  // line it is shown above the prompt already.
+  if (re && re.path === sourceShown && re.line > 0 && !problems.some((p) => p.error === re.error)) problems.push(re);
   const byLine = new Map();
   const unplaced = [];
   for (const p of problems) {
@@ -391,7 +393,6 @@ async function refreshOnce() {
   if (st.ok) state.status = st.body;
   const list = await getJSON("/v1/templates");
   state.templates = list.ok ? list.body.templates : [];
-  state.chat = {};
   if (!state.current) {
     const wanted = decodeURIComponent(location.hash.slice(1));
     if (state.templates.some((t) => t.name === wanted)) state.current = wanted;

@@ -21,7 +21,10 @@
 //	go run ./cmd/serveload -runs 1 -d 2s -reloads 4
 //
 // Client and server share the machine (2 cores here): the numbers are
-// those of the whole loopback system, not of the server alone.
+// those of the whole loopback system, not of the server alone. CPU/req is
+// the process's user and system CPU time per request, client and server
+// together: on a machine shared with other work it moves far less than
+// requests per second do.
 package main
 
 import (
@@ -39,6 +42,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/seed-e7d2830f/promptkit/bench"
@@ -112,14 +116,15 @@ type result struct {
 	requests, failures int
 	reloads            int
 	rps                float64
+	cpuPerReq          time.Duration // user+system CPU of the process (client and server) per request
 	p50, p99, max      time.Duration
 	firstFailure       string
 }
 
 func (r result) String() string {
-	s := fmt.Sprintf("%8.0f req/s  p50 %7v  p99 %7v  max %7v  %7d requests  %d failures  %d reloads live",
+	s := fmt.Sprintf("%6.0f req/s  p50 %7v  p99 %7v  max %7v  CPU %5v/req  %6d requests  %d failures  %d reloads live",
 		r.rps, r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), r.max.Round(time.Microsecond),
-		r.requests, r.failures, r.reloads)
+		r.cpuPerReq.Round(time.Microsecond), r.requests, r.failures, r.reloads)
 	if r.firstFailure != "" {
 		s += "  first failure: " + r.firstFailure
 	}
@@ -136,13 +141,14 @@ func median(rs []result) result {
 		return v[len(v)/2]
 	}
 	return result{
-		requests: int(pick(func(r result) float64 { return float64(r.requests) })),
-		failures: int(pick(func(r result) float64 { return float64(r.failures) })),
-		reloads:  int(pick(func(r result) float64 { return float64(r.reloads) })),
-		rps:      pick(func(r result) float64 { return r.rps }),
-		p50:      time.Duration(pick(func(r result) float64 { return float64(r.p50) })),
-		p99:      time.Duration(pick(func(r result) float64 { return float64(r.p99) })),
-		max:      time.Duration(pick(func(r result) float64 { return float64(r.max) })),
+		requests:  int(pick(func(r result) float64 { return float64(r.requests) })),
+		failures:  int(pick(func(r result) float64 { return float64(r.failures) })),
+		reloads:   int(pick(func(r result) float64 { return float64(r.reloads) })),
+		rps:       pick(func(r result) float64 { return r.rps }),
+		p50:       time.Duration(pick(func(r result) float64 { return float64(r.p50) })),
+		p99:       time.Duration(pick(func(r result) float64 { return float64(r.p99) })),
+		max:       time.Duration(pick(func(r result) float64 { return float64(r.max) })),
+		cpuPerReq: time.Duration(pick(func(r result) float64 { return float64(r.cpuPerReq) })),
 	}
 }
 
@@ -252,6 +258,7 @@ func phase(w bench.Workload, body []byte, conns int, d time.Duration, reloads in
 			first = msg
 		}
 	}
+	cpu0 := cpuTime()
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for range conns {
@@ -317,6 +324,7 @@ func phase(w bench.Workload, body []byte, conns int, d time.Duration, reloads in
 	}
 	wg.Wait()
 	elapsed := d + time.Since(deadline)
+	cpu := cpuTime() - cpu0
 	stop()
 	if err := <-served; err != nil {
 		return result{}, err
@@ -331,11 +339,22 @@ func phase(w bench.Workload, body []byte, conns int, d time.Duration, reloads in
 	r := result{requests: len(lat), failures: failures, reloads: live, firstFailure: first,
 		rps: float64(len(lat)) / elapsed.Seconds()}
 	if len(lat) > 0 {
+		r.cpuPerReq = cpu / time.Duration(len(lat))
 		r.p50 = lat[len(lat)/2]
 		r.p99 = lat[min(len(lat)-1, len(lat)*99/100)]
 		r.max = lat[len(lat)-1]
 	}
 	return r, nil
+}
+
+// cpuTime is the CPU time the process has used, user and system: unlike
+// wall time, other processes on a shared machine hardly change it.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func check(err error) {
