@@ -40,22 +40,22 @@ type errorBody struct {
 
 // Kinds of errors that are not the manager's (manager.ErrorKind names those).
 const (
-	kindBadRequest       = "bad_request"
-	kindTooLarge         = "request_too_large"
-	kindNotFound         = "not_found"
-	kindMethod           = "method_not_allowed"
-	kindUnauthorized     = "unauthorized"
-	kindHost             = "host_not_allowed"
-	kindUnavailable      = "unavailable"
-	kindUnknownBuilder   = "unknown_builder"
-	kindNoService        = "no_service"
-	kindBuilderPanicked  = "builder_panicked"
-	kindUnknownKey       = "unknown_key"
-	kindMissingValue     = "missing_value"
-	kindInvalidValue     = "invalid_value"
-	kindInvalidKind      = "invalid_kind"
-	kindNoEvidence       = "no_evidence"
-	kindNotMessageBuildr = "not_message_builder"
+	kindBadRequest        = "bad_request"
+	kindTooLarge          = "request_too_large"
+	kindNotFound          = "not_found"
+	kindMethod            = "method_not_allowed"
+	kindUnauthorized      = "unauthorized"
+	kindHost              = "host_not_allowed"
+	kindUnavailable       = "unavailable"
+	kindUnknownBuilder    = "unknown_builder"
+	kindNoService         = "no_service"
+	kindBuilderPanicked   = "builder_panicked"
+	kindUnknownKey        = "unknown_key"
+	kindMissingValue      = "missing_value"
+	kindInvalidValue      = "invalid_value"
+	kindInvalidKind       = "invalid_kind"
+	kindNoEvidence        = "no_evidence"
+	kindNotMessageBuilder = "not_message_builder"
 )
 
 // statusOf is the HTTP status of each kind. A template problem is never a
@@ -80,7 +80,7 @@ var statusOf = map[string]int{
 	kindInvalidKind:       http.StatusUnprocessableEntity,
 	kindNoEvidence:        http.StatusUnprocessableEntity,
 	"chat_template":       http.StatusConflict,
-	kindNotMessageBuildr:  http.StatusConflict,
+	kindNotMessageBuilder: http.StatusConflict,
 	kindBadRequest:        http.StatusBadRequest,
 	kindTooLarge:          http.StatusRequestEntityTooLarge,
 	kindUnauthorized:      http.StatusUnauthorized,
@@ -109,7 +109,7 @@ var builderKinds = []struct {
 }{
 	{service.ErrUnknownBuilder, kindUnknownBuilder},
 	{service.ErrBuilderPanicked, kindBuilderPanicked},
-	{service.ErrNotMessageBuilder, kindNotMessageBuildr},
+	{service.ErrNotMessageBuilder, kindNotMessageBuilder},
 	{builders.ErrUnknownKey, kindUnknownKey},
 	{builders.ErrMissingValue, kindMissingValue},
 	{builders.ErrInvalidValue, kindInvalidValue},
