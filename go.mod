@@ -3,6 +3,7 @@ module github.com/seed-e7d2830f/promptkit
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/flosch/pongo2/v6 v6.0.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/opencontainers/go-digest v1.0.0
@@ -12,6 +13,8 @@ require (
 )
 
 require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.13.0 // indirect

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+
+	"github.com/seed-e7d2830f/promptkit"
+	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/server"
+	"github.com/seed-e7d2830f/promptkit/service"
+)
+
+// tokenEnv names the environment variable that holds serve's bearer token.
+const tokenEnv = "PROMPTKIT_TOKEN"
+
+//promptkit:allow-inline CLI help text with an example, not a prompt
+const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev]
+                       [--debounce D] [--poll D] [--bot-name NAME] [--note-prefix PREFIX]
+
+Serves a template set over HTTP for hosts not written in Go, hot-reloaded
+as "promptkit watch" does:
+
+  GET  /v1/templates                   every template and its declaration
+  POST /v1/templates/{name}:render     JSON variables in, the prompt as text out
+  POST /v1/templates/{name}:messages   the chat messages as JSON
+  GET  /v1/builders                    the service's builders
+  POST /v1/builders/{name}:build       {"task": {…}, "data": {…}} as "build" reads them
+  GET  /v1/status, /v1/events          the set's status, and a stream of it
+  GET  /healthz, /metrics              health, and Prometheus metrics
+
+Errors are JSON with kind, template, path, line, column, variables and
+message. Every response names the set in the Promptkit-Digest and
+Promptkit-Generation headers.
+
+--dev also serves the live preview page at /: pick a template, fill in its
+variables, see the prompt the server renders and the set's problems beside
+their lines; it follows every edit on disk. Without --dir, --dev serves the
+current directory when it holds index.json, else the embedded set.
+
+Listens on 127.0.0.1:8080 by default: loopback only. To listen beyond it
+give --addr explicitly, set ` + tokenEnv + ` (then every request but
+/healthz needs "Authorization: Bearer TOKEN"; open /?token=TOKEN for the
+page), and put an authenticating proxy with TLS in front. Ctrl-C or
+SIGTERM shuts down gracefully. If the set in DIR does not load, serve
+starts anyway, answers 503 with the problems, and loads it once fixed.
+
+Flags:
+  --dir DIR        the template directory (default: the embedded set, fixed)
+  --addr HOST:PORT where to listen (default 127.0.0.1:8080; port 0 picks one)
+  --dev            serve the preview page and the set's files
+  --debounce D     quiet period after a change before reloading (default 100ms)
+  --poll D         also poll every D, where the platform reports no changes
+  --bot-name NAME, --note-prefix PREFIX   the service's defaults, as for build
+
+Example:
+  promptkit serve --dir ./prompts --dev
+  curl -s localhost:8080/v1/templates/title:render -d '{"intent": "查询明天的天气"}'
+`
+
+func runServe(c *cli, args []string) error {
+	fs := c.newFlags("serve", serveUsage)
+	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	dev := fs.Bool("dev", false, "serve the preview page")
+	debounce := fs.Duration("debounce", manager.DefaultDebounce, "quiet period")
+	poll := fs.Duration("poll", 0, "polling interval")
+	botName := fs.String("bot-name", "", "default bot name")
+	notePrefix := fs.String("note-prefix", "", "prefix of generated note ids")
+	pos, err := c.parse(fs, serveUsage, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 0:
+		return usagef("serve takes no arguments\n\n%s", serveUsage)
+	case *debounce <= 0 || *poll < 0:
+		return usagef("--debounce must be positive and --poll not negative\n\n%s", serveUsage)
+	}
+	if _, _, err := net.SplitHostPort(*addr); err != nil {
+		return usagef("--addr %q: want HOST:PORT: %v", *addr, err)
+	}
+	if *dir == "" && *dev {
+		if _, err := os.Stat(manager.IndexFile); err == nil {
+			*dir = "."
+		}
+	}
+	opts := []server.Option{
+		server.WithLogger(slog.New(slog.NewTextHandler(c.stderr, nil))),
+		// The default builders the set has the templates of, as the
+		// builders and build commands serve them.
+		server.WithService(func(m *manager.Manager) (*service.Service, error) {
+			s, err := setBuilders(m, *botName, *notePrefix)
+			if err != nil {
+				return nil, err
+			}
+			if s.svc == nil {
+				return nil, fmt.Errorf("%w: %s", service.ErrNoBuilders, s.unserved())
+			}
+			return s.svc, nil
+		}),
+	}
+	if *dev {
+		opts = append(opts, server.WithPreview())
+	}
+	if token := os.Getenv(tokenEnv); token != "" {
+		opts = append(opts, server.WithToken(token))
+	}
+
+	set := server.FS(promptkit.FS())
+	where := "the embedded set"
+	if *dir != "" {
+		if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
+			return usagef("--dir %s: not a directory", *dir)
+		}
+		mopts := []manager.Option{manager.WithDebounce(*debounce)}
+		if *poll > 0 {
+			mopts = append(mopts, manager.WithPollInterval(*poll))
+		}
+		set, where = server.Dir(*dir, mopts...), *dir
+	}
+	s, err := server.New(set, opts...)
+	if err != nil {
+		if len(manager.Problems(err)) > 0 {
+			printProblems(c.stderr, err)
+			return errReported
+		}
+		return err
+	}
+	defer s.Close()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String()
+	fmt.Fprintf(c.stderr, "promptkit serve: serving %s on %s\n", where, url)
+	if *dev {
+		hint := url + "/"
+		if os.Getenv(tokenEnv) != "" {
+			hint += "?token=$" + tokenEnv
+		}
+		fmt.Fprintf(c.stderr, "promptkit serve: preview at %s\n", hint)
+	}
+	if !server.IsLoopback(*addr) {
+		if os.Getenv(tokenEnv) == "" {
+			fmt.Fprintf(c.stderr, "promptkit serve: warning: listening beyond loopback without %s; put an authenticating proxy in front\n", tokenEnv)
+		} else {
+			fmt.Fprintf(c.stderr, "promptkit serve: listening beyond loopback; the token travels in clear text without TLS: put a TLS proxy in front\n")
+		}
+	}
+	if err := s.Serve(c.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	fmt.Fprintln(c.stderr, "promptkit serve: shut down")
+	return nil
+}

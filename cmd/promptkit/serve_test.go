@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/seed-e7d2830f/promptkit"
+	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestServeUsage(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "an argument", args: []string{"serve", "extra"}, code: exitUsage, stderr: "serve takes no arguments"},
+		{name: "bad addr", args: []string{"serve", "--addr", "8080"}, code: exitUsage, stderr: "want HOST:PORT"},
+		{name: "missing dir", args: []string{"serve", "--dir", filepath.Join(t.TempDir(), "none")}, code: exitUsage, stderr: "not a directory"},
+		{name: "bad debounce", args: []string{"serve", "--debounce", "0s"}, code: exitUsage, stderr: "--debounce must be positive"},
+	})
+	code, stdout, _ := runCLI(t, "", "serve", "--help")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, "POST /v1/templates/{name}:render")
+	assert.Contains(t, stdout, "Example:")
+}
+
+// serveProcess is a running "promptkit serve" binary.
+type serveProcess struct {
+	url    string
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	done   chan error
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// buildCLI builds the promptkit binary into a temp dir.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "promptkit")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// freePort asks the kernel for a loopback port that is free now.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	return addr
+}
+
+// startServe starts the binary on a free loopback port and waits until
+// /healthz answers.
+func startServe(t *testing.T, bin string, env []string, args ...string) *serveProcess {
+	t.Helper()
+	addr := freePort(t)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	p := &serveProcess{url: "http://" + addr, cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stderr = p.stderr
+	require.NoError(t, cmd.Start())
+	go func() { p.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(p.url + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		select {
+		case err := <-p.done:
+			t.Fatalf("promptkit serve exited (%v): %s", err, p.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		require.True(t, time.Now().Before(deadline), "no /healthz within 30s: %s", p.stderr.String())
+	}
+}
+
+// stop sends SIGTERM and checks the graceful exit.
+func (p *serveProcess) stop(t *testing.T) {
+	t.Helper()
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err := <-p.done:
+		require.NoError(t, err, p.stderr.String())
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit within 15s of SIGTERM")
+	}
+	assert.Contains(t, p.stderr.String(), "shut down")
+}
+
+func post(t *testing.T, url, body string, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	require.NoError(t, err)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp, string(b)
+}
+
+func TestServeBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the binary")
+	}
+	bin := buildCLI(t)
+
+	t.Run("a directory, edited while serving", func(t *testing.T) {
+		dir := writeSet(t, `{"version": 1, "templates": {
+		  "greet": {"path": "greet.md", "variables": ["name"]},
+		  "chat.v1-x": {"path": "chat.md", "variables": ["q"]}}}`, map[string]string{
+			"greet.md": "Hello {{ name }}!",
+			"chat.md":  `{% chat role="system" %}Be brief.{% endchat %}{% chat role="user" %}{{ q }}{% endchat %}`,
+		})
+		p := startServe(t, bin, nil, "--dir", dir, "--dev", "--debounce", "20ms")
+		assert.Contains(t, p.stderr.String(), "preview at "+p.url+"/")
+
+		resp, body := post(t, p.url+"/v1/templates/greet:render", `{"name": "Ada"}`)
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+		assert.Equal(t, "Hello Ada!", body)
+		assert.Equal(t, "1", resp.Header.Get("Promptkit-Generation"))
+		m, err := manager.Open(dir)
+		require.NoError(t, err)
+		assert.Equal(t, m.Digest(), resp.Header.Get("Promptkit-Digest"))
+		require.NoError(t, m.Close())
+
+		resp, body = post(t, p.url+"/v1/templates/chat.v1-x:messages", `{"q": "hi"}`)
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+		assert.JSONEq(t, `[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]`, body)
+
+		resp, body = post(t, p.url+"/v1/templates/greet:render", `{}`)
+		assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
+		assert.Contains(t, body, `"kind":"missing_variables"`)
+
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "greet.md"), []byte("Bye {{ name }}."), 0o644))
+		require.Eventually(t, func() bool {
+			resp, body := post(t, p.url+"/v1/templates/greet:render", `{"name": "Ada"}`)
+			return body == "Bye Ada." && resp.Header.Get("Promptkit-Generation") == "2"
+		}, 10*time.Second, 10*time.Millisecond)
+
+		page, err := http.Get(p.url + "/")
+		require.NoError(t, err)
+		page.Body.Close()
+		assert.Equal(t, http.StatusOK, page.StatusCode)
+		p.stop(t)
+	})
+
+	t.Run("the embedded set, with a token", func(t *testing.T) {
+		p := startServe(t, bin, []string{"PROMPTKIT_TOKEN=tok-123"})
+		resp, _ := post(t, p.url+"/v1/templates/title:render", `{"intent": "x"}`)
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		resp, body := post(t, p.url+"/v1/templates/title:render", `{"intent": "查询明天的天气"}`, "Authorization", "Bearer tok-123")
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+		m, err := manager.New(promptkit.FS())
+		require.NoError(t, err)
+		want, err := m.Render("title", map[string]any{"intent": "查询明天的天气"})
+		require.NoError(t, err)
+		assert.Equal(t, want, body)
+
+		resp, body = post(t, p.url+"/v1/builders/title:build", `{"data": {"intent": "查询明天的天气"}}`, "Authorization", "Bearer tok-123")
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+		assert.Equal(t, want, body, "the title builder escapes nothing here and renders the same")
+		p.stop(t)
+	})
+
+	t.Run("the Python client example", func(t *testing.T) {
+		python, err := exec.LookPath("python3")
+		if err != nil {
+			t.Skip("python3 is not installed: the Python client example is not run")
+		}
+		p := startServe(t, bin, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		var stdout, stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, python, "../../examples/python/client.py", "--url", p.url, "--intent", "帮我订一张去上海的机票")
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		require.NoError(t, cmd.Run(), stderr.String())
+
+		m, err := manager.New(promptkit.FS())
+		require.NoError(t, err)
+		prompt, err := m.Render("title", map[string]any{"intent": "帮我订一张去上海的机票"})
+		require.NoError(t, err)
+		var list struct{ Templates []json.RawMessage }
+		resp, err := http.Get(p.url + "/v1/templates")
+		require.NoError(t, err)
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
+		resp.Body.Close()
+		want := fmt.Sprintf("serving %s (generation 1, %d templates)\n%s\n422 missing_variables templates/title.md intent\n",
+			m.Digest(), len(list.Templates), prompt)
+		assert.Equal(t, want, stdout.String())
+		p.stop(t)
+	})
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""A client of `promptkit serve`, with Python's standard library only.
+
+    from client import PromptKit, PromptError
+
+    pk = PromptKit("http://127.0.0.1:8080")      # PROMPTKIT_TOKEN is sent if set
+    p = pk.render("title", intent="查询明天的天气")
+    print(p.text)                                 # exactly the prompt a Go host gets
+    log.info("prompt %s from set %s", p.template_hash, p.digest)
+    msgs = pk.messages("rag_user", ...)           # chat messages, ready for a chat API
+    text = pk.build("title", data={"intent": "…"})
+
+A problem of the set or of the variables raises PromptError, with the fields
+of the Go *manager.Error: kind, template, path, line, column, variables,
+message.
+
+Run it as a script against `go run ./cmd/promptkit serve` for a demo:
+
+    python3 examples/python/client.py [--url http://127.0.0.1:8080] [--intent TEXT]
+"""
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+
+
+class PromptError(Exception):
+    """An error answer of the server: a JSON problem."""
+
+    def __init__(self, status, problem):
+        super().__init__(problem.get("error") or problem.get("message") or "HTTP %d" % status)
+        self.status = status
+        self.kind = problem.get("kind", "other")
+        self.template = problem.get("template", "")
+        self.path = problem.get("path", "")
+        self.line = problem.get("line", 0)
+        self.column = problem.get("column", 0)
+        self.variables = problem.get("variables", [])
+        self.message = problem.get("message", "")
+        # Every problem of the set, when it does not load (status 503).
+        self.problems = problem.get("problems", [])
+
+
+@dataclass
+class Rendered:
+    """What the server rendered, and which set and template rendered it."""
+
+    text: str = ""
+    messages: list = field(default_factory=list)
+    digest: str = ""
+    generation: int = 0
+    template_hash: str = ""
+
+
+class PromptKit:
+    def __init__(self, url="http://127.0.0.1:8080", token=None, timeout=10.0):
+        self.url = url.rstrip("/")
+        self.token = token if token is not None else os.environ.get("PROMPTKIT_TOKEN")
+        self.timeout = timeout
+
+    def _call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if self.token:
+            req.add_header("Authorization", "Bearer " + self.token)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            try:
+                problem = json.loads(raw)
+            except ValueError:
+                problem = {"message": raw.decode("utf-8", "replace")}
+            raise PromptError(e.code, problem) from None
+
+    @staticmethod
+    def _rendered(headers, **kw):
+        return Rendered(
+            digest=headers.get("Promptkit-Digest", ""),
+            generation=int(headers.get("Promptkit-Generation", "0")),
+            template_hash=headers.get("Promptkit-Template-Hash", ""),
+            **kw,
+        )
+
+    def templates(self):
+        """The set's digest, generation and every template's declaration."""
+        _, _, raw = self._call("GET", "/v1/templates")
+        return json.loads(raw)
+
+    def render(self, name, **variables):
+        """The prompt of a text template, exactly."""
+        _, headers, raw = self._call("POST", "/v1/templates/%s:render" % urllib.parse.quote(name), variables)
+        return self._rendered(headers, text=raw.decode("utf-8"))
+
+    def messages(self, name, **variables):
+        """The chat messages of a template: [{"role": …, "content": …}, …]."""
+        _, headers, raw = self._call("POST", "/v1/templates/%s:messages" % urllib.parse.quote(name), variables)
+        return self._rendered(headers, messages=json.loads(raw))
+
+    def build(self, builder, task=None, data=None):
+        """A builder's prompt, as `promptkit build` makes it: text, or messages for message builders."""
+        body = {}
+        if task is not None:
+            body["task"] = task
+        if data is not None:
+            body["data"] = data
+        _, headers, raw = self._call("POST", "/v1/builders/%s:build" % urllib.parse.quote(builder), body)
+        if headers.get("Content-Type", "").startswith("application/json"):
+            return self._rendered(headers, messages=json.loads(raw))
+        return self._rendered(headers, text=raw.decode("utf-8"))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Render a prompt through promptkit serve.")
+    ap.add_argument("--url", default="http://127.0.0.1:8080")
+    ap.add_argument("--intent", default="查询明天北京的天气")
+    args = ap.parse_args(argv)
+    out = sys.stdout.buffer  # the prompt's bytes, whatever the locale
+
+    pk = PromptKit(args.url)
+    listing = pk.templates()
+    out.write(("serving %s (generation %d, %d templates)\n"
+               % (listing["digest"], listing["generation"], len(listing["templates"]))).encode("utf-8"))
+
+    p = pk.render("title", intent=args.intent)
+    out.write(p.text.encode("utf-8") + b"\n")
+
+    try:
+        pk.render("title")  # the required variable is missing
+    except PromptError as e:
+        out.write(("%s %s %s %s\n" % (e.status, e.kind, e.path, ",".join(e.variables))).encode("utf-8"))
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+// Package server serves a promptkit template set over HTTP, for hosts that
+// are not written in Go, and a live preview page for template authors.
+//
+// A Python, TypeScript or Java service asks the server for a prompt and
+// gets exactly the bytes a Go host gets from manager.Render: the same
+// strict checks, the same errors, the same set, named by its digest on
+// every response. The preview page shows an author every prompt as the
+// model will see it, rendered by the server, with the set's problems beside
+// the lines they are about, and follows every edit on disk.
+//
+// # Example
+//
+//	s, err := server.New(server.Dir("prompts"), server.WithPreview())
+//	if err != nil {
+//		return err
+//	}
+//	defer s.Close()
+//	ln, err := net.Listen("tcp", "127.0.0.1:8080")
+//	if err != nil {
+//		return err
+//	}
+//	return s.Serve(ctx, ln) // until ctx ends, then a graceful shutdown
+//
+// A Server is an http.Handler too, for tests (httptest) or a mux of the
+// host's own; Serve adds the timeouts, the loopback host check and the
+// graceful shutdown. cmd/promptkit's "serve" is a flag parser around these
+// three calls.
+//
+// # Endpoints
+//
+//	GET  /v1/templates                  {"digest", "generation", "templates": [{name, path, description, hash, variables: [{name, required, has_default, default, description}]}]}
+//	GET  /v1/templates/{name}           one template's declaration
+//	POST /v1/templates/{name}:render    body: a JSON object of variables (empty: none) → the prompt, text/plain, exactly
+//	POST /v1/templates/{name}:messages  the same body → the chat messages, as manager.Message marshals them
+//	GET  /v1/builders                   {"builders": [{name, template, keys}]}
+//	POST /v1/builders/{name}:build      body: {"task": {"id", "title", "intent"}, "data": {…}} → the prompt (a message builder's: its messages as JSON)
+//	GET  /v1/status                     the Status of the set: serving, ok, generation, digest, templates, trigger, time, problems
+//	GET  /v1/events                     server-sent events: a "status" event now and after every load attempt
+//	GET  /healthz                       {"status": "ok"|"degraded"|"unavailable", "generation", "digest", "time", "last_error"}
+//	GET  /metrics                       Prometheus text format
+//
+// With WithPreview: GET / (the page, with /preview/ assets) and
+// GET /v1/files/{path} (a file the set uses, for the page's source pane).
+//
+// Numbers in variables keep their form: 30 renders "30", 1.5 renders
+// "1.5" (manager.DecodeJSON); null is Python's None.
+//
+// # Errors
+//
+// Every error is a JSON Problem: kind, template, path, line, column,
+// variables and message — the fields of a *manager.Error — and error, the
+// whole line as the CLI prints it. Kinds are manager.ErrorKind's names
+// ("missing_variables", …), the builders' ("unknown_key", "missing_value",
+// "invalid_value", "invalid_kind", "unknown_builder", "no_evidence") and the
+// request's ("bad_request", "request_too_large", "not_found",
+// "method_not_allowed", "unauthorized", "host_not_allowed", "unavailable").
+// Each kind has one status: 404 for an unknown template, builder or
+// endpoint; 422 for variables and values (missing, extra, invalid, an
+// output over the limit, a render-time template error); 409 for a chat
+// template asked for text; 400 and 413 for a malformed or oversized body;
+// 503 while no set serves (with every problem of the set under
+// "problems"). A template problem is never a 500; only a bug is (a builder
+// that panicked).
+//
+// # Headers
+//
+// Every response carries Promptkit-Digest and Promptkit-Generation, and a
+// render Promptkit-Template-Hash. A render's headers name exactly the set
+// that rendered it: when a reload swaps the set during the call, the call
+// runs again on the new set.
+//
+// # Reloads and a set that does not load
+//
+// A Dir set is watched (manager.WithWatch): an edit reloads the whole set
+// after the debounce, and a reload that fails keeps the last good set
+// serving; the status (and /healthz's "degraded", the page's problem list)
+// says why. A set that does not load when the server starts does not stop
+// it: the server answers 503 with every problem, the page shows them beside
+// their lines, and the directory is loaded again until it loads — an
+// author can start the preview on a broken set and fix it there.
+//
+// # Security
+//
+// Request bodies are bounded (WithMaxBodyBytes), every connection has
+// header, read, write and idle timeouts (WithTimeouts; the event stream
+// moves its own write deadline forward with http.ResponseController), and
+// Serve shuts down gracefully. On a loopback listener only loopback Host
+// names are served, against DNS rebinding. WithToken requires a bearer
+// token on every request but /healthz; the preview page trades
+// /?token=TOKEN for an HttpOnly, SameSite=Strict cookie. The token travels
+// in clear text: beyond loopback, put a TLS-terminating, authenticating
+// proxy in front. The page's files endpoint reads through an os.Root of the
+// directory and serves only files the set uses. The page is served with a
+// Content-Security-Policy that allows its own script and nothing else.
+//
+// # Concurrency
+//
+// A Server is safe for concurrent use; renders take no lock (the manager's
+// snapshot is atomic) and the metrics observer only adds atomically.
+package server

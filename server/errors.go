@@ -1,0 +1,199 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/seed-e7d2830f/promptkit/builders"
+	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/rag"
+	"github.com/seed-e7d2830f/promptkit/service"
+)
+
+// Problem is the JSON form of one error: the fields of a *manager.Error
+// (kind as manager.ErrorKind names it), the builder and data key of a
+// *builders.Error, and the whole error as one line for people. Every field
+// is always present except builder and key, so clients can read them
+// without checking.
+type Problem struct {
+	Kind      string   `json:"kind"`
+	Template  string   `json:"template"`
+	Path      string   `json:"path"`
+	Line      int      `json:"line"`
+	Column    int      `json:"column"`
+	Variables []string `json:"variables"`
+	Message   string   `json:"message"`
+	Builder   string   `json:"builder,omitempty"`
+	Key       string   `json:"key,omitempty"`
+	Error     string   `json:"error"`
+}
+
+// errorBody is what an error response holds: the problem, and, when a set
+// failed to load, every problem of the set.
+type errorBody struct {
+	Problem
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// Kinds of errors that are not the manager's (manager.ErrorKind names those).
+const (
+	kindBadRequest        = "bad_request"
+	kindTooLarge          = "request_too_large"
+	kindNotFound          = "not_found"
+	kindMethod            = "method_not_allowed"
+	kindUnauthorized      = "unauthorized"
+	kindHost              = "host_not_allowed"
+	kindUnavailable       = "unavailable"
+	kindUnknownBuilder    = "unknown_builder"
+	kindNoService         = "no_service"
+	kindBuilderPanicked   = "builder_panicked"
+	kindUnknownKey        = "unknown_key"
+	kindMissingValue      = "missing_value"
+	kindInvalidValue      = "invalid_value"
+	kindInvalidKind       = "invalid_kind"
+	kindNoEvidence        = "no_evidence"
+	kindNotMessageBuilder = "not_message_builder"
+)
+
+// statusOf is the HTTP status of each kind. A template problem is never a
+// 500: it is the request's (404, 409, 422) or, while no set serves, 503.
+// Only a bug — a builder that panicked, an error of no known kind — is 500.
+var statusOf = map[string]int{
+	"unknown_template":    http.StatusNotFound,
+	kindUnknownBuilder:    http.StatusNotFound,
+	kindNotFound:          http.StatusNotFound,
+	"missing_variables":   http.StatusUnprocessableEntity,
+	"extra_variables":     http.StatusUnprocessableEntity,
+	"output_limit":        http.StatusUnprocessableEntity,
+	"template":            http.StatusUnprocessableEntity,
+	"variable_func":       http.StatusUnprocessableEntity,
+	"undeclared_variable": http.StatusUnprocessableEntity,
+	"index":               http.StatusUnprocessableEntity,
+	"sandbox":             http.StatusUnprocessableEntity,
+	"unsupported":         http.StatusUnprocessableEntity,
+	kindUnknownKey:        http.StatusUnprocessableEntity,
+	kindMissingValue:      http.StatusUnprocessableEntity,
+	kindInvalidValue:      http.StatusUnprocessableEntity,
+	kindInvalidKind:       http.StatusUnprocessableEntity,
+	kindNoEvidence:        http.StatusUnprocessableEntity,
+	"chat_template":       http.StatusConflict,
+	kindNotMessageBuilder: http.StatusConflict,
+	kindBadRequest:        http.StatusBadRequest,
+	kindTooLarge:          http.StatusRequestEntityTooLarge,
+	kindUnauthorized:      http.StatusUnauthorized,
+	kindHost:              http.StatusForbidden,
+	kindMethod:            http.StatusMethodNotAllowed,
+	kindUnavailable:       http.StatusServiceUnavailable,
+	kindNoService:         http.StatusServiceUnavailable,
+	"closed":              http.StatusServiceUnavailable,
+	kindBuilderPanicked:   http.StatusInternalServerError,
+	"other":               http.StatusInternalServerError,
+}
+
+func status(kind string) int {
+	if s, ok := statusOf[kind]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// builderKinds names the sentinels of the builders, the service and rag,
+// most specific first; a builder's render failure is named by the manager's
+// kind it wraps.
+var builderKinds = []struct {
+	err  error
+	kind string
+}{
+	{service.ErrUnknownBuilder, kindUnknownBuilder},
+	{service.ErrBuilderPanicked, kindBuilderPanicked},
+	{service.ErrNotMessageBuilder, kindNotMessageBuilder},
+	{builders.ErrUnknownKey, kindUnknownKey},
+	{builders.ErrMissingValue, kindMissingValue},
+	{builders.ErrInvalidValue, kindInvalidValue},
+	{builders.ErrInvalidKind, kindInvalidKind},
+	{rag.ErrNoEvidence, kindNoEvidence},
+}
+
+// problemOf describes err. Kind is the manager's for a manager error
+// (through any wrapping), else the builders' or service's, else "other".
+func problemOf(err error) Problem {
+	p := Problem{Kind: manager.ErrorKind(err), Variables: []string{}, Message: err.Error(), Error: err.Error()}
+	var me *manager.Error
+	if errors.As(err, &me) {
+		p.Template, p.Path, p.Line, p.Column, p.Message = me.Template, me.Path, me.Line, me.Col, me.Msg
+		if me.Variables != nil {
+			p.Variables = me.Variables
+		}
+	}
+	var be *builders.Error
+	if errors.As(err, &be) {
+		p.Builder, p.Key = be.Builder, be.Key
+		if me == nil {
+			p.Message = be.Msg
+		}
+	}
+	if p.Kind == "other" {
+		for _, k := range builderKinds {
+			if errors.Is(err, k.err) {
+				p.Kind = k.kind
+				break
+			}
+		}
+	}
+	return p
+}
+
+// problemsOf lists every problem of a load error, one per *manager.Error.
+func problemsOf(err error) []Problem {
+	if err == nil {
+		return nil
+	}
+	list := manager.Problems(err)
+	if len(list) == 0 {
+		return []Problem{problemOf(err)}
+	}
+	out := make([]Problem, len(list))
+	for i, e := range list {
+		out[i] = problemOf(e)
+	}
+	return out
+}
+
+// writeProblem writes an error response for p with its kind's status.
+func writeProblem(w http.ResponseWriter, p Problem, all []Problem) {
+	writeJSON(w, status(p.Kind), errorBody{Problem: p, Problems: all})
+}
+
+// writeError writes the error response for err.
+func writeError(w http.ResponseWriter, err error) { writeProblem(w, problemOf(err), nil) }
+
+// requestProblem is a problem of the request itself, not of a template.
+func requestProblem(kind, msg string) Problem {
+	return Problem{Kind: kind, Variables: []string{}, Message: msg, Error: "server: " + msg}
+}
+
+// writeJSON writes v as the response, HTML left unescaped (prompts hold
+// "<tags>" that a reader should see as they are).
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := marshal(v)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"kind":"other","message":"cannot encode the response"}`+"\n")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}
+
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
