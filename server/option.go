@@ -42,7 +42,9 @@ type config struct {
 
 func defaults() config {
 	return config{
-		service: func(m *manager.Manager) (*service.Service, error) { return service.New(m, service.WithDefaultBuilders()) },
+		service: func(m *manager.Manager) (*service.Service, error) {
+			return service.New(m, service.WithDefaultBuilders())
+		},
 		maxBody: DefaultMaxBodyBytes,
 		timeouts: Timeouts{
 			ReadHeader: DefaultReadHeaderTimeout,
