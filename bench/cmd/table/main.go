@@ -275,7 +275,7 @@ func (r report) workload(w bench.Workload, engines map[string]samples, ext []ext
 	}
 	if w.PromptkitOnly {
 		r.f("Only promptkit renders this workload: `Render` of `%s.jinja` against `RenderMessages` of the same text in %d `{%% chat %%}` blocks (`%s_chat.jinja`).\n\n",
-			w.Name, strings.Count(w.Messages, "\n"), w.Name)
+			w.Name, strings.Count(w.Chat, "{% chat "), w.Name)
 	}
 }
 
