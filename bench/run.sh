@@ -100,10 +100,10 @@ for i in $(seq "$SET_ROUNDS"); do
 done
 
 # --- contextstack's assembly: 50 layers, 100 tools, 8 renders (its own benchmarks)
-say "contextstack: AssembleRender and its stages ($SET_ROUNDS rounds)"
+say "contextstack: AssembleRender, AssembleWithoutRender and the stages ($SET_ROUNDS rounds)"
 (cd .. && go test -c -o bench/"$out"/contextstack.test ./contextstack)
 for i in $(seq "$SET_ROUNDS"); do
-  (cd ../contextstack && "../bench/$out/contextstack.test" -test.run '^$' -test.bench 'AssembleRender|Stages' \
+  (cd ../contextstack && "../bench/$out/contextstack.test" -test.run '^$' -test.bench 'Assemble|Stages' \
     -test.benchmem -test.count 1) >> "$out/contextstack.txt"
   echo "   round $i/$SET_ROUNDS done" >&2
 done

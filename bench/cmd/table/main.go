@@ -26,7 +26,7 @@ import (
 func main() {
 	goFile := flag.String("go", "", "go test -bench output of BenchmarkEngines (any number of rounds)")
 	managerFile := flag.String("manager", "", "go test -bench output of ./manager's BenchmarkLoad and BenchmarkRenderInSet")
-	csFile := flag.String("contextstack", "", "go test -bench output of ./contextstack's BenchmarkAssembleRender")
+	csFile := flag.String("contextstack", "", "go test -bench output of ./contextstack's BenchmarkAssembleRender, BenchmarkAssembleWithoutRender and BenchmarkStages")
 	extFile := flag.String("ext", "", "JSON lines of the out-of-process engines (jinja2_bench.py, nunjucks_bench.js)")
 	coldFile := flag.String("coldstart", "", "JSON of cmd/coldstart for promptkit render")
 	defFile := flag.String("coldstart-default", "", "JSON of cmd/coldstart for promptkit render, default build")
@@ -411,6 +411,20 @@ func perRoundRatio(engines map[string]samples, w bench.Workload, a, b string) (f
 	return ratios.median("x")
 }
 
+// perRoundRatioOf is the median over rounds of benchmark a's ns/op over
+// b's in the same round.
+func perRoundRatioOf(results map[string]samples, a, b string) (float64, bool) {
+	xs, ys := results[a]["ns/op"], results[b]["ns/op"]
+	if len(xs) == 0 || len(xs) != len(ys) {
+		return 0, false
+	}
+	ratios := samples{"x": nil}
+	for i := range xs {
+		ratios["x"] = append(ratios["x"], xs[i]/ys[i])
+	}
+	return ratios.median("x")
+}
+
 // targets16 is the table of issue 16's targets that this run measures.
 func (r report) targets16(ws []bench.Workload, engines map[string]samples, sets, cs map[string]samples) {
 	find := func(name string) (bench.Workload, bool) {
@@ -461,9 +475,10 @@ func (r report) contextstack(cs map[string]samples) {
 	if len(cs) == 0 {
 		return
 	}
-	r.f("### contextstack (`go test -bench 'AssembleRender|Stages' ./contextstack`, medians of interleaved rounds)\n\n")
+	r.f("### contextstack (`go test -bench 'Assemble|Stages' ./contextstack`, medians of interleaved rounds)\n\n")
 	r.f("`AssembleRender` builds a stack of 50 layers holding 100 tools (validating tool names) and derives a request from it " +
-		"with the default template set: system prompt (8 template renders), tools, documents. `Stages` splits it.\n\n")
+		"with the default template set: system prompt (8 template renders), tools, documents. `AssembleWithoutRender` does the same " +
+		"with a renderer that runs no template: what assembly costs outside `manager.Render`. `Stages` splits it.\n\n")
 	r.f("| benchmark | ns/op | B/op | allocs/op |\n|---|---:|---:|---:|\n")
 	var names []string
 	for name := range cs {
@@ -481,6 +496,9 @@ func (r report) contextstack(cs map[string]samples) {
 		r.f("| %s | %s | %s | %s |\n", strings.TrimPrefix(name, "Benchmark"), commas(ns), commas(b), commas(a))
 	}
 	r.f("\n")
+	if v, ok := perRoundRatioOf(cs, "BenchmarkAssembleWithoutRender", "BenchmarkAssembleRender"); ok {
+		r.f("Outside `manager.Render`: %.0f%% of `AssembleRender` (median of the per-round ratios).\n\n", 100*v)
+	}
 }
 
 func yesNo(b bool) string {
