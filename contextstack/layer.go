@@ -107,6 +107,31 @@ func (l Layer) Type() LayerType {
 	return l.Content.Type()
 }
 
+// promptPriority returns the default priority of c's layer type and
+// whether it is a prompt layer's content: DefaultPriority and IsPrompt of
+// c.Type() in one type switch, without comparing type names. Contents
+// other than the package's values (never in a stack) take the long way.
+func promptPriority(c Content) (int, bool) {
+	switch c.(type) {
+	case UserInstructions:
+		return 100, true
+	case RuntimeInstructions:
+		return 200, true
+	case SkillCatalog:
+		return 300, true
+	case SkillBody:
+		return 400, true
+	case ToolInstructions:
+		return 450, true
+	case ContextPrompt:
+		return 600, true
+	case ToolDefinitions, Document, ContentBundles, nil:
+		return StatePriority, false
+	}
+	t := c.Type()
+	return t.DefaultPriority(), t.IsPrompt()
+}
+
 // EffectivePriority returns Priority, or the type's default when Priority
 // is 0.
 func (l Layer) EffectivePriority() int {

@@ -243,10 +243,9 @@ func (s Stack) systemPrompt(r Renderer, buf []Block) ([]Block, error) {
 	var orderBuf [32]entry // a typical stack's prompt layers, without an allocation
 	order := orderBuf[:0]
 	for i, l := range s.layers {
-		if t := l.Type(); t.IsPrompt() {
-			p := l.Priority
-			if p == 0 {
-				p = t.DefaultPriority()
+		if p, ok := promptPriority(l.Content); ok {
+			if l.Priority != 0 {
+				p = l.Priority
 			}
 			order = append(order, entry{i, p})
 		}
