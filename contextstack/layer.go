@@ -145,10 +145,18 @@ func (l Layer) EffectivePriority() int {
 // with its caller. Contents without slices or maps are immutable values
 // and are kept as they are; a pointer to a content becomes its value.
 func (l Layer) clone() Layer {
+	// A skill body without resources shares nothing a caller could change
+	// (an empty slice shows no element, whatever its capacity), so it is
+	// kept as it is, without boxing a copy. A map is shared even when
+	// empty: a caller can add to it.
 	switch c := l.Content.(type) {
 	case nil, UserInstructions, RuntimeInstructions, ToolInstructions, ContextPrompt:
 	case Document:
 		if c.Metadata != nil {
+			l.Content = c.clone()
+		}
+	case SkillBody:
+		if len(c.Skill.Resources) > 0 {
 			l.Content = c.clone()
 		}
 	default:
