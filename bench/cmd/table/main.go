@@ -324,16 +324,8 @@ func (r report) targets(ws []bench.Workload, engines map[string]samples, ext []e
 	// shared machine cancels out better than in a ratio of medians.
 	ratioTo := func(a, b string) func(w bench.Workload) (float64, string, bool) {
 		return func(w bench.Workload) (float64, string, bool) {
-			xs, ys := nsSamples(engines, w, a), nsSamples(engines, w, b)
-			if len(xs) == 0 || len(xs) != len(ys) {
-				return 0, "", false
-			}
-			ratios := samples{"x": nil}
-			for i := range xs {
-				ratios["x"] = append(ratios["x"], xs[i]/ys[i])
-			}
-			v, _ := ratios.median("x")
-			return v, fmt.Sprintf("%s %.2f×", w.Name, v), true
+			v, ok := perRoundRatio(engines, w, a, b)
+			return v, fmt.Sprintf("%s %.2f×", w.Name, v), ok
 		}
 	}
 	checks := []check{
@@ -397,18 +389,18 @@ func (r report) targets(ws []bench.Workload, engines map[string]samples, ext []e
 	r.f("\n")
 }
 
-// perRoundRatio is the median over rounds of a's ns/op over b's in the
-// same round, for workload w.
+// perRoundRatio is the median over rounds of engine a's ns/op over b's in
+// the same round, for workload w.
 func perRoundRatio(engines map[string]samples, w bench.Workload, a, b string) (float64, bool) {
-	xs, ys := nsSamples(engines, w, a), nsSamples(engines, w, b)
-	if len(xs) == 0 || len(xs) != len(ys) {
-		return 0, false
+	key := func(name string) string {
+		for _, e := range bench.Engines {
+			if e.Name == name {
+				return "BenchmarkEngines/" + w.Name + "/" + bench.BenchName(e)
+			}
+		}
+		return ""
 	}
-	ratios := samples{"x": nil}
-	for i := range xs {
-		ratios["x"] = append(ratios["x"], xs[i]/ys[i])
-	}
-	return ratios.median("x")
+	return perRoundRatioOf(engines, key(a), key(b))
 }
 
 // perRoundRatioOf is the median over rounds of benchmark a's ns/op over
