@@ -35,12 +35,28 @@ func quoted(tag string, n int) (string, error) {
 	return parts[2*n+1], nil
 }
 
+// tagAt returns the whole tag of src that starts with prefix, so that the
+// hand-written render takes a filter's arguments (the default's text, the
+// join's separator) from the template instead of repeating them.
+func tagAt(src, prefix string) (string, error) {
+	i := strings.Index(src, prefix)
+	if i < 0 {
+		return "", fmt.Errorf("no tag %q… in the template", prefix)
+	}
+	end := strings.Index(src[i:], "}}")
+	if end < 0 {
+		return "", fmt.Errorf("tag %q… does not end", prefix)
+	}
+	return src[i : i+end+2], nil
+}
+
 // The tags of large.jinja that the hand-written render cuts it at, in
-// order. Between them is the template's text, which it writes as it is.
+// order; tagJoin, tagDefault and tagReplace stand for the whole tags
+// (tagAt). Between them is the template's text, which it writes as it is.
 const (
-	tagJoin    = `{{ item.tags | join(", ") }}`
-	tagDefault = `{{ item.note | default("无") }}`
-	tagReplace = `{{ step.name | replace("_", " ") }}`
+	tagJoin    = "{{ item.tags | join("
+	tagDefault = "{{ item.note | default("
+	tagReplace = "{{ step.name | replace("
 )
 
 var largeMarkers = []string{
@@ -66,26 +82,35 @@ var largeMarkers = []string{
 // pieces and the values, the filters done in place, into a builder grown
 // to the size of the previous render: one allocation per render.
 func largeBuilder(w Workload) (Renderer, error) {
-	p, err := cutJinja(w.Jinja, largeMarkers...)
+	tags := map[string]string{}
+	for _, prefix := range []string{tagJoin, tagDefault, tagReplace} {
+		tag, err := tagAt(w.Jinja, prefix)
+		if err != nil {
+			return Renderer{}, err
+		}
+		tags[prefix] = tag
+	}
+	markers := make([]string, len(largeMarkers))
+	for i, m := range largeMarkers {
+		if tag, ok := tags[m]; ok {
+			m = tag
+		}
+		markers[i] = m
+	}
+	p, err := cutJinja(w.Jinja, markers...)
 	if err != nil {
 		return Renderer{}, err
 	}
-	sep, err := quoted(tagJoin, 0)
-	if err != nil {
-		return Renderer{}, err
+	var literals [4]string // join's separator, default's text, replace's old and new
+	for i, arg := range []struct {
+		prefix string
+		n      int
+	}{{tagJoin, 0}, {tagDefault, 0}, {tagReplace, 0}, {tagReplace, 1}} {
+		if literals[i], err = quoted(tags[arg.prefix], arg.n); err != nil {
+			return Renderer{}, err
+		}
 	}
-	noNote, err := quoted(tagDefault, 0)
-	if err != nil {
-		return Renderer{}, err
-	}
-	from, err := quoted(tagReplace, 0)
-	if err != nil {
-		return Renderer{}, err
-	}
-	to, err := quoted(tagReplace, 1)
-	if err != nil {
-		return Renderer{}, err
-	}
+	sep, noNote, from, to := literals[0], literals[1], literals[2], literals[3]
 	var size atomic.Int64
 	return textRenderer(func() (string, error) {
 		items, _ := w.Vars["items"].([]any)
