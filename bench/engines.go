@@ -6,8 +6,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"text/template"
+	"unicode"
 
 	"github.com/flosch/pongo2/v6"
 	"github.com/nikolalohinski/gonja/v2"
@@ -25,7 +27,12 @@ type Engine struct {
 	Note string // what is timed, for the README's table
 	// Prepare does the once-per-process work (loading, compiling).
 	Prepare func(w Workload) (Renderer, error)
+	// Applies says whether the engine renders w; nil means every workload.
+	Applies func(w Workload) bool
 }
+
+// Applies reports whether e renders w.
+func Applies(e Engine, w Workload) bool { return e.Applies == nil || e.Applies(w) }
 
 // Renderer renders one workload with one engine.
 type Renderer struct {
@@ -41,14 +48,19 @@ func textRenderer(f func() (string, error)) (Renderer, error) {
 // Engines are the in-process Go engines, in table order. Jinja2 (Python)
 // and nunjucks (Node) are timed in their own processes by run.sh.
 var Engines = []Engine{
-	{"promptkit Render", "Manager.Render", preparePromptkit},
-	{"promptkit RenderMessages", "Manager.RenderMessages of the {% chat %} variant", prepareMessages},
-	{"pongo2 (raw)", "Template.Execute of promptkit's compiled translation", preparePongo2},
-	{"text/template", "Template.Execute into a strings.Builder", prepareTextTemplate},
-	{"gonja v2", "Template.ExecuteToString, StrictUndefined, compiled once", prepareGonja},
-	{"LangChainGo jinja2", "prompts.PromptTemplate.Format (parses the template on every call)", prepareLangChain},
-	{"strings.Builder", "hand-written Go: the floor", prepareBuilder},
+	{"promptkit Render", "Manager.Render", preparePromptkit, nil},
+	{"promptkit RenderMessages", "Manager.RenderMessages of the {% chat %} variant", prepareMessages, nil},
+	{"pongo2 (raw)", "Template.Execute of promptkit's compiled translation", preparePongo2, translated},
+	{"pongo2 (hand-written)", "Template.Execute of a template written for pongo2's dialect", preparePongo2, handWritten},
+	{"text/template", "Template.Execute into a strings.Builder", prepareTextTemplate, peers},
+	{"gonja v2", "Template.ExecuteToString, StrictUndefined, compiled once", prepareGonja, peers},
+	{"LangChainGo jinja2", "prompts.PromptTemplate.Format (parses the template on every call)", prepareLangChain, peers},
+	{"strings.Builder", "hand-written Go: the floor", prepareBuilder, peers},
 }
+
+func peers(w Workload) bool       { return !w.PromptkitOnly }
+func translated(w Workload) bool  { return !w.PromptkitOnly && !w.Pongo2Hand }
+func handWritten(w Workload) bool { return !w.PromptkitOnly && w.Pongo2Hand }
 
 // BenchName is the engine's name as a sub-benchmark name (no spaces).
 func BenchName(e Engine) string { return strings.NewReplacer(" ", "_", "/", "_").Replace(e.Name) }
@@ -110,7 +122,9 @@ func prepareMessages(w Workload) (Renderer, error) {
 // ExpectedMessages is what prepareMessages's render gives when the
 // messages hold the golden text: a system message with the text before
 // <documents> and a user message with the rest, each trimmed (one user
-// message when there is no <documents>).
+// message when there is no <documents>). It is the expectation of the
+// chat variants in ../manager/testdata/bench, which split there; the
+// workloads in testdata/ have Jinja2's own in NAME_messages.golden.
 func ExpectedMessages(w Workload) string {
 	if i := strings.Index(w.Golden, "<documents>"); i > 0 {
 		return "system: " + strings.TrimSpace(w.Golden[:i]) + "\nuser: " + strings.TrimSpace(w.Golden[i:]) + "\n"
@@ -118,10 +132,15 @@ func ExpectedMessages(w Workload) string {
 	return "user: " + strings.TrimSpace(w.Golden) + "\n"
 }
 
-// preparePongo2 compiles promptkit's translation with plain pongo2 (the
-// promptkit_* tags and pk_* filters it uses are registered by importing
-// manager) and executes it the way pongo2's users do.
+// preparePongo2 compiles NAME.pongo2 with plain pongo2 and executes it the
+// way pongo2's users do. For prompt and tiny that is promptkit's
+// translation (the promptkit_* tags and pk_* filters it uses are
+// registered by importing manager); for large it is written by hand in
+// pongo2's dialect, with the two filters pongo2 lacks (registerPongo2Filters).
 func preparePongo2(w Workload) (Renderer, error) {
+	if err := registerPongo2Filters(); err != nil {
+		return Renderer{}, err
+	}
 	tpl, err := pongo2.FromString(w.Pongo2)
 	if err != nil {
 		return Renderer{}, err
@@ -129,9 +148,73 @@ func preparePongo2(w Workload) (Renderer, error) {
 	return textRenderer(func() (string, error) { return tpl.Execute(pongo2.Context(w.Vars)) })
 }
 
+// registerPongo2Filters registers trim and replace, which pongo2 (like
+// Django) does not have, as a pongo2 user would: trim is
+// strings.TrimSpace; replace takes Django's single argument as "old|new".
+var registerPongo2Filters = sync.OnceValue(func() error {
+	if err := pongo2.RegisterFilter("trim", func(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+		return pongo2.AsValue(strings.TrimSpace(in.String())), nil
+	}); err != nil {
+		return err
+	}
+	return pongo2.RegisterFilter("replace", func(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+		old, repl, ok := strings.Cut(param.String(), "|")
+		if !ok {
+			return nil, &pongo2.Error{Sender: "filter:replace", OrigError: fmt.Errorf("want \"old|new\", got %q", param.String())}
+		}
+		return pongo2.AsValue(strings.ReplaceAll(in.String(), old, repl)), nil
+	})
+})
+
+// templateFuncs are the functions the .tmpl files call: what Jinja's
+// filters and tests do, written in Go.
+var templateFuncs = template.FuncMap{
+	"inc":         func(i int) int { return i + 1 },
+	"trim":        strings.TrimSpace,
+	"upper":       strings.ToUpper,
+	"title":       jinjaTitle,
+	"replace":     strings.ReplaceAll,
+	"join":        func(list []any, sep string) string { return joinAny(list, sep) },
+	"divisibleby": func(n, d int) bool { return n%d == 0 },
+}
+
+// jinjaTitle is Jinja's title filter: the first letter of each word upper
+// case and the rest lower case, a word starting after a run of spaces or
+// any of -({[<.
+func jinjaTitle(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	start := true
+	for _, r := range s {
+		if unicode.IsSpace(r) || strings.ContainsRune("-({[<", r) {
+			start = true
+			b.WriteRune(r)
+			continue
+		}
+		if start {
+			b.WriteRune(unicode.ToUpper(r))
+		} else {
+			b.WriteRune(unicode.ToLower(r))
+		}
+		start = false
+	}
+	return b.String()
+}
+
+// joinAny joins the elements of a decoded JSON list, each as its string.
+func joinAny(list []any, sep string) string {
+	var b strings.Builder
+	for i, v := range list {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		fmt.Fprint(&b, v)
+	}
+	return b.String()
+}
+
 func prepareTextTemplate(w Workload) (Renderer, error) {
-	tpl, err := template.New(w.Name).Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).
-		Option("missingkey=error").Parse(w.Tmpl)
+	tpl, err := template.New(w.Name).Funcs(templateFuncs).Option("missingkey=error").Parse(w.Tmpl)
 	if err != nil {
 		return Renderer{}, err
 	}
@@ -174,6 +257,8 @@ func prepareBuilder(w Workload) (Renderer, error) {
 		return promptBuilder(w)
 	case "tiny":
 		return tinyBuilder(w)
+	case "large":
+		return largeBuilder(w)
 	}
 	return Renderer{}, fmt.Errorf("no hand-written builder for %q", w.Name)
 }
@@ -261,7 +346,7 @@ func tinyBuilder(w Workload) (Renderer, error) {
 // Expected is the output engine e must give for w.
 func Expected(e Engine, w Workload) string {
 	if reflect.ValueOf(e.Prepare).Pointer() == reflect.ValueOf(prepareMessages).Pointer() {
-		return ExpectedMessages(w)
+		return w.Messages
 	}
 	return w.Golden
 }

@@ -1,10 +1,13 @@
 package bench
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func loadWorkloads(tb testing.TB) []Workload {
 	tb.Helper()
-	ws, err := LoadWorkloads(WorkloadDir)
+	ws, err := LoadWorkloads()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -16,6 +19,9 @@ func loadWorkloads(tb testing.TB) []Workload {
 func TestOutputsIdentical(t *testing.T) {
 	for _, w := range loadWorkloads(t) {
 		for _, e := range Engines {
+			if !Applies(e, w) {
+				continue
+			}
 			t.Run(w.Name+"/"+BenchName(e), func(t *testing.T) {
 				r, err := e.Prepare(w)
 				if err != nil {
@@ -39,6 +45,9 @@ func TestOutputsIdentical(t *testing.T) {
 func BenchmarkEngines(b *testing.B) {
 	for _, w := range loadWorkloads(b) {
 		for _, e := range Engines {
+			if !Applies(e, w) {
+				continue
+			}
 			b.Run(w.Name+"/"+BenchName(e), func(b *testing.B) {
 				r, err := e.Prepare(w)
 				if err != nil {
@@ -55,5 +64,35 @@ func BenchmarkEngines(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestChatVariantsSameText checks that each chat variant holds its
+// template's text: the texts of its messages, joined, are the golden
+// output but for whitespace. So RenderMessages and Render time the same
+// work.
+func TestChatVariantsSameText(t *testing.T) {
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for _, w := range loadWorkloads(t) {
+		t.Run(w.Name, func(t *testing.T) {
+			m, err := managerFor(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs, err := m.RenderMessages(w.Name+"_chat", w.Vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text strings.Builder
+			for _, msg := range msgs {
+				text.WriteString(msg.Text())
+			}
+			if got, want := squeeze(text.String()), squeeze(w.Golden); got != want {
+				t.Fatalf("the chat variant's text differs from the template's\n got: %q\nwant: %q", got, want)
+			}
+			if w.Name == "fewshot" && len(msgs) != 4 {
+				t.Fatalf("fewshot has %d messages, want 4", len(msgs))
+			}
+		})
 	}
 }

@@ -7,7 +7,7 @@
 // host would before sending it. One JSON object per workload goes to
 // stdout: the median ns per render over several timed rounds.
 //
-//   node bench/nunjucks_bench.js [--dir manager/testdata/bench] [--rounds 6] [--min-time 0.5]
+//   node bench/nunjucks_bench.js [--rounds 6] [--min-time 0.5] [--only large]
 //
 // nunjucks comes from bench/node_modules (npm ci in bench/, which run.sh does).
 'use strict';
@@ -21,12 +21,18 @@ function arg(name, def) {
   return i >= 0 ? process.argv[i + 1] : def;
 }
 
-const dir = arg('dir', path.join(__dirname, '..', 'manager', 'testdata', 'bench'));
+const managerDir = path.join(__dirname, '..', 'manager', 'testdata', 'bench');
+// The workloads nunjucks is timed on, and where their files are.
+const workloads = [
+  ['prompt', managerDir],
+  ['tiny', managerDir],
+  ['large', path.join(__dirname, 'testdata', 'large')],
+];
+const only = arg('only', '');
 const rounds = Number(arg('rounds', 6));
 const minTime = Number(arg('min-time', 0.5));
 
 const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true });
-const allVars = JSON.parse(fs.readFileSync(path.join(dir, 'vars.json'), 'utf8'));
 const version = 'nunjucks ' + require('nunjucks/package.json').version + ', Node ' + process.versions.node;
 
 function median(xs) {
@@ -35,9 +41,10 @@ function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-for (const name of ['prompt', 'tiny']) {
+for (const [name, dir] of workloads) {
+  if (only && name !== only) continue;
   const tpl = nunjucks.compile(fs.readFileSync(path.join(dir, name + '.jinja'), 'utf8'), env);
-  const vars = allVars[name];
+  const vars = JSON.parse(fs.readFileSync(path.join(dir, 'vars.json'), 'utf8'))[name];
   const golden = fs.readFileSync(path.join(dir, name + '.golden'), 'utf8');
   if (tpl.render(vars) !== golden) {
     console.error(`nunjucks ${name}: output differs from ${name}.golden`);

@@ -3,7 +3,7 @@
 # See README.md. Environment:
 #   ROUNDS=10      rounds of the Go benchmarks (each round runs every engine once)
 #   BENCHTIME=0.5s go test -benchtime of one engine in one round
-#   SET_ROUNDS=6   rounds of the template-set benchmarks (loads of 10,000 templates are slow)
+#   SET_ROUNDS=6   rounds of the template-set and contextstack benchmarks (loads of 10,000 templates are slow)
 #   COLD_RUNS=30   runs of the CLI cold start
 #   INSTALL=1      install what is missing with apt-get/npm (0: only say how)
 set -euo pipefail
@@ -99,6 +99,15 @@ for i in $(seq "$SET_ROUNDS"); do
   echo "   round $i/$SET_ROUNDS done" >&2
 done
 
+# --- contextstack's assembly: 50 layers, 100 tools, 8 renders (its own benchmarks)
+say "contextstack: AssembleRender, AssembleWithoutRender and the stages ($SET_ROUNDS rounds)"
+(cd .. && go test -c -o bench/"$out"/contextstack.test ./contextstack)
+for i in $(seq "$SET_ROUNDS"); do
+  (cd ../contextstack && "../bench/$out/contextstack.test" -test.run '^$' -test.bench 'Assemble|Stages' \
+    -test.benchmem -test.count 1) >> "$out/contextstack.txt"
+  echo "   round $i/$SET_ROUNDS done" >&2
+done
+
 # --- cold start of the CLI, on built binaries: static (CGO_ENABLED=0, as a
 # release is built) and go build's default (dynamically linked, since the
 # CLI imports net); a hello-world Go binary for scale
@@ -125,6 +134,7 @@ else
 fi
 
 # --- the report
-gob run ./cmd/table -go "$out/engines.txt" -manager "$out/sets.txt" -ext "$out/external.jsonl" \
+gob run ./cmd/table -go "$out/engines.txt" -manager "$out/sets.txt" -contextstack "$out/contextstack.txt" \
+  -ext "$out/external.jsonl" \
   -coldstart "$out/coldstart.json" -coldstart-default "$out/coldstart-default.json" \
   -coldstart-baseline "$out/coldstart-baseline.json" | tee "$out/report.md"

@@ -27,15 +27,27 @@ func From(s Stack) *Builder {
 	return &Builder{layers: slices.Clone(s.layers)}
 }
 
-// builderCap is the capacity a builder's first layer allocates: enough
-// for a typical turn's stack, so that growing it costs a few copies, not
-// one per doubling from 1.
-const builderCap = 16
+// builderCap is the capacity a builder's first layer allocates, and
+// builderGrowCap the least it grows to from there: a small stack costs
+// one small array, and a typical turn's stack of a few dozen layers one
+// more, instead of a copy per doubling. Copying layers is dearer than its
+// bytes suggest: each holds pointers, and while the collector marks, every
+// pointer copied goes through a write barrier.
+const (
+	builderCap     = 16
+	builderGrowCap = 64
+)
 
 // Layer adds l as it is: content, source and priority.
 func (b *Builder) Layer(l Layer) *Builder {
-	if b.layers == nil {
-		b.layers = make([]Layer, 0, builderCap)
+	if len(b.layers) == cap(b.layers) {
+		n := builderCap
+		if cap(b.layers) > 0 {
+			n = max(builderGrowCap, 2*cap(b.layers))
+		}
+		grown := make([]Layer, len(b.layers), n)
+		copy(grown, b.layers)
+		b.layers = grown
 	}
 	b.layers = append(b.layers, l.clone())
 	return b

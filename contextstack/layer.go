@@ -107,6 +107,31 @@ func (l Layer) Type() LayerType {
 	return l.Content.Type()
 }
 
+// promptPriority returns the default priority of c's layer type and
+// whether it is a prompt layer's content: DefaultPriority and IsPrompt of
+// c.Type() in one type switch, without comparing type names. Contents
+// other than the package's values (never in a stack) take the long way.
+func promptPriority(c Content) (int, bool) {
+	switch c.(type) {
+	case UserInstructions:
+		return 100, true
+	case RuntimeInstructions:
+		return 200, true
+	case SkillCatalog:
+		return 300, true
+	case SkillBody:
+		return 400, true
+	case ToolInstructions:
+		return 450, true
+	case ContextPrompt:
+		return 600, true
+	case ToolDefinitions, Document, ContentBundles, nil:
+		return StatePriority, false
+	}
+	t := c.Type()
+	return t.DefaultPriority(), t.IsPrompt()
+}
+
 // EffectivePriority returns Priority, or the type's default when Priority
 // is 0.
 func (l Layer) EffectivePriority() int {
@@ -120,10 +145,18 @@ func (l Layer) EffectivePriority() int {
 // with its caller. Contents without slices or maps are immutable values
 // and are kept as they are; a pointer to a content becomes its value.
 func (l Layer) clone() Layer {
+	// A skill body without resources shares nothing a caller could change
+	// (an empty slice shows no element, whatever its capacity), so it is
+	// kept as it is, without boxing a copy. A map is shared even when
+	// empty: a caller can add to it.
 	switch c := l.Content.(type) {
 	case nil, UserInstructions, RuntimeInstructions, ToolInstructions, ContextPrompt:
 	case Document:
 		if c.Metadata != nil {
+			l.Content = c.clone()
+		}
+	case SkillBody:
+		if len(c.Skill.Resources) > 0 {
 			l.Content = c.clone()
 		}
 	default:

@@ -234,15 +234,27 @@ const BlockSeparator = "\n\n"
 // whose text is not blank. State layers render nothing and are left out.
 // A layer that fails to render is a *RenderError.
 func (s Stack) SystemPrompt(r Renderer) ([]Block, error) {
+	return s.systemPrompt(r, nil)
+}
+
+// systemPrompt is SystemPrompt, appending the blocks to buf.
+func (s Stack) systemPrompt(r Renderer, buf []Block) ([]Block, error) {
 	type entry struct{ index, priority int }
-	order := make([]entry, 0, len(s.layers))
+	var orderBuf [32]entry // a typical stack's prompt layers, without an allocation
+	order := orderBuf[:0]
 	for i, l := range s.layers {
-		if l.Type().IsPrompt() {
-			order = append(order, entry{i, l.EffectivePriority()})
+		if p, ok := promptPriority(l.Content); ok {
+			if l.Priority != 0 {
+				p = l.Priority
+			}
+			order = append(order, entry{i, p})
 		}
 	}
 	slices.SortStableFunc(order, func(a, b entry) int { return cmp.Compare(a.priority, b.priority) })
-	blocks := make([]Block, 0, len(order))
+	blocks := buf
+	if blocks == nil {
+		blocks = make([]Block, 0, len(order))
+	}
 	for _, e := range order {
 		l := s.layers[e.index]
 		text, tmpl, err := l.Content.render(r)
@@ -260,7 +272,10 @@ func (s Stack) SystemPrompt(r Renderer) ([]Block, error) {
 // SystemPromptText renders the system prompt as SystemPrompt does and joins
 // the blocks with BlockSeparator.
 func (s Stack) SystemPromptText(r Renderer) (string, error) {
-	blocks, err := s.SystemPrompt(r)
+	// The blocks live only until they are joined: a typical stack's fit
+	// in buf, so they cost no allocation.
+	var buf [16]Block
+	blocks, err := s.systemPrompt(r, buf[:0])
 	if err != nil {
 		return "", err
 	}
@@ -307,7 +322,7 @@ func (s Stack) AllTools() []ToolSpec {
 func (s Stack) AllDocuments() []Document {
 	n := 0
 	for _, l := range s.layers {
-		if l.Type() == TypeDocument {
+		if _, ok := l.Content.(Document); ok {
 			n++
 		}
 	}
@@ -317,7 +332,9 @@ func (s Stack) AllDocuments() []Document {
 	out := make([]Document, 0, n)
 	for _, l := range s.layers {
 		if d, ok := l.Content.(Document); ok {
-			d.Metadata = maps.Clone(d.Metadata)
+			if d.Metadata != nil {
+				d.Metadata = maps.Clone(d.Metadata)
+			}
 			out = append(out, d)
 		}
 	}

@@ -78,7 +78,7 @@ func main() {
 
 // setup writes the prompt workload as a template set on disk.
 func setup(dir string) error {
-	ws, err := bench.LoadWorkloads(bench.WorkloadDir)
+	ws, err := bench.LoadWorkloads()
 	if err != nil {
 		return err
 	}

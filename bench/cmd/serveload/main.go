@@ -61,7 +61,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "serveload: -c, -d and -runs must be positive, -reloads not negative")
 		os.Exit(2)
 	}
-	ws, err := bench.LoadWorkloads(bench.WorkloadDir)
+	ws, err := bench.LoadWorkloads()
 	check(err)
 	w := ws[0]
 	body, err := json.Marshal(w.Vars)

@@ -1,10 +1,10 @@
 // Command table turns the raw results of bench/run.sh into one Markdown
 // report: per workload, every engine's median ns/op, B/op, allocs/op,
-// renders per second and ratio to promptkit's Render; the performance
-// targets with the measured figures; template sets of 10, 1,000 and 10,000; and
-// the cold start of the CLI.
+// renders per second and ratio to promptkit's Render; the performance targets
+// with the measured figures; template sets of 10, 1,000 and 10,000;
+// contextstack's assembly; and the cold start of the CLI.
 //
-//	table -go engines.txt -manager sets.txt -ext external.jsonl -coldstart coldstart.json
+//	table -go engines.txt -manager sets.txt -contextstack contextstack.txt -ext external.jsonl -coldstart coldstart.json
 package main
 
 import (
@@ -26,6 +26,7 @@ import (
 func main() {
 	goFile := flag.String("go", "", "go test -bench output of BenchmarkEngines (any number of rounds)")
 	managerFile := flag.String("manager", "", "go test -bench output of ./manager's BenchmarkLoad and BenchmarkRenderInSet")
+	csFile := flag.String("contextstack", "", "go test -bench output of ./contextstack's BenchmarkAssembleRender, BenchmarkAssembleWithoutRender and BenchmarkStages")
 	extFile := flag.String("ext", "", "JSON lines of the out-of-process engines (jinja2_bench.py, nunjucks_bench.js)")
 	coldFile := flag.String("coldstart", "", "JSON of cmd/coldstart for promptkit render")
 	defFile := flag.String("coldstart-default", "", "JSON of cmd/coldstart for promptkit render, default build")
@@ -36,9 +37,10 @@ func main() {
 	defer r.w.Flush()
 	engines := parseBench(*goFile)
 	sets := parseBench(*managerFile)
+	cs := parseBench(*csFile)
 	ext := parseExt(*extFile)
 	cold := parseCold(*coldFile)
-	ws, err := bench.LoadWorkloads(bench.WorkloadDir)
+	ws, err := bench.LoadWorkloads()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "table:", err)
 		os.Exit(1)
@@ -49,7 +51,9 @@ func main() {
 		r.workload(w, engines, ext)
 	}
 	r.targets(ws, engines, ext, cold)
+	r.targets16(ws, engines, sets, cs)
 	r.sets(sets)
+	r.contextstack(cs)
 	r.coldStart(cold, parseCold(*defFile), parseCold(*baseFile))
 }
 
@@ -230,6 +234,9 @@ func (r report) workload(w bench.Workload, engines map[string]samples, ext []ext
 		}
 	}
 	for _, e := range ext {
+		if w.PromptkitOnly {
+			break // Jinja2 and nunjucks render it only to check it (the golden files)
+		}
 		if e.Workload != w.Name && e.Missing == "" {
 			continue
 		}
@@ -261,6 +268,15 @@ func (r report) workload(w bench.Workload, engines map[string]samples, ext []ext
 		r.f("| %s | %s %s| %s | %s |\n", x.name, commas(x.ns), mem, commas(1e9/x.ns), ratio)
 	}
 	r.f("\n")
+	if w.Pongo2Hand {
+		r.f("pongo2 (hand-written) runs `%s/%s.pongo2`, written for pongo2's Django dialect as a pongo2 user would write it "+
+			"(`forloop.Counter`, `join:\", \"`, `default:\"…\"`; pongo2 has no `trim` or `replace`, so the bench registers them as plain filters).\n\n",
+			w.Dir, w.Name)
+	}
+	if w.PromptkitOnly {
+		r.f("Only promptkit renders this workload: `Render` of `%s.jinja` against `RenderMessages` of the same text in %d `{%% chat %%}` blocks (`%s_chat.jinja`).\n\n",
+			w.Name, strings.Count(w.Chat, "{% chat "), w.Name)
+	}
 }
 
 func describe(name string) string {
@@ -269,6 +285,12 @@ func describe(name string) string {
 		return "a ~1.6 KB Chinese prompt, 3 scalar variables, a loop over 5 XML-escaped documents"
 	case "tiny":
 		return "a one-line template with 2 variables"
+	case "large":
+		return "an agent's ~52 KB work board: a loop over 200 tasks with if/elif/else on comparisons, and/or/not, " +
+			"filters (trim, title, upper, join, length, default, replace), nested attributes, loop.index/first/last, " +
+			"divisibleby and a nested loop over each task's steps"
+	case "fewshot":
+		return "a four-message few-shot chat prompt (system with a loop over 3 documents, user, assistant, user)"
 	}
 	return name
 }
@@ -302,16 +324,8 @@ func (r report) targets(ws []bench.Workload, engines map[string]samples, ext []e
 	// shared machine cancels out better than in a ratio of medians.
 	ratioTo := func(a, b string) func(w bench.Workload) (float64, string, bool) {
 		return func(w bench.Workload) (float64, string, bool) {
-			xs, ys := nsSamples(engines, w, a), nsSamples(engines, w, b)
-			if len(xs) == 0 || len(xs) != len(ys) {
-				return 0, "", false
-			}
-			ratios := samples{"x": nil}
-			for i := range xs {
-				ratios["x"] = append(ratios["x"], xs[i]/ys[i])
-			}
-			v, _ := ratios.median("x")
-			return v, fmt.Sprintf("%s %.2f×", w.Name, v), true
+			v, ok := perRoundRatio(engines, w, a, b)
+			return v, fmt.Sprintf("%s %.2f×", w.Name, v), ok
 		}
 	}
 	checks := []check{
@@ -373,6 +387,110 @@ func (r report) targets(ws []bench.Workload, engines map[string]samples, ext []e
 		r.f("| `promptkit render` cold start < 10 ms (median) | not measured | – |\n")
 	}
 	r.f("\n")
+}
+
+// perRoundRatio is the median over rounds of engine a's ns/op over b's in
+// the same round, for workload w.
+func perRoundRatio(engines map[string]samples, w bench.Workload, a, b string) (float64, bool) {
+	key := func(name string) string {
+		for _, e := range bench.Engines {
+			if e.Name == name {
+				return "BenchmarkEngines/" + w.Name + "/" + bench.BenchName(e)
+			}
+		}
+		return ""
+	}
+	return perRoundRatioOf(engines, key(a), key(b))
+}
+
+// perRoundRatioOf is the median over rounds of benchmark a's ns/op over
+// b's in the same round.
+func perRoundRatioOf(results map[string]samples, a, b string) (float64, bool) {
+	xs, ys := results[a]["ns/op"], results[b]["ns/op"]
+	if len(xs) == 0 || len(xs) != len(ys) {
+		return 0, false
+	}
+	ratios := samples{"x": nil}
+	for i := range xs {
+		ratios["x"] = append(ratios["x"], xs[i]/ys[i])
+	}
+	return ratios.median("x")
+}
+
+// targets16 is the table of the render-path targets that this run measures.
+func (r report) targets16(ws []bench.Workload, engines map[string]samples, sets, cs map[string]samples) {
+	find := func(name string) (bench.Workload, bool) {
+		for _, w := range ws {
+			if w.Name == name {
+				return w, true
+			}
+		}
+		return bench.Workload{}, false
+	}
+	r.f("### Targets (control flow as fast as printing)\n\nRatios are medians of the per-round ratios of the two engines' ns/op.\n\n")
+	r.f("| target | measured | met |\n|---|---|---|\n")
+	ratios := []struct {
+		label, workload, a, b string
+		limit                 float64
+	}{
+		{"large template: `Render` ≤ 0.4× pongo2 on a hand-written equivalent", "large", "promptkit Render", "pongo2 (hand-written)", 0.4},
+		{"large template: `Render` ≤ 4× hand-written `strings.Builder`", "large", "promptkit Render", "strings.Builder", 4},
+		{"~1.5 KB prompt: `Render` ≤ 1.6× hand-written `strings.Builder`", "prompt", "promptkit Render", "strings.Builder", 1.6},
+		{"`RenderMessages` of four messages ≤ 1.15× `Render` of the same text", "fewshot", "promptkit RenderMessages", "promptkit Render", 1.15},
+		{"`RenderMessages` of one one-line message ≤ 1.5× `Render`", "tiny", "promptkit RenderMessages", "promptkit Render", 1.5},
+	}
+	for _, x := range ratios {
+		w, ok := find(x.workload)
+		v, ok2 := perRoundRatio(engines, w, x.a, x.b)
+		if !ok || !ok2 {
+			r.f("| %s | not measured | – |\n", x.label)
+			continue
+		}
+		r.f("| %s | %.2f× | %s |\n", x.label, v, yesNo(v <= x.limit))
+	}
+	if s, ok := sets["BenchmarkLoad/templates=10000"]; ok {
+		if mb, ok := s.median("heap-MB"); ok {
+			kb := mb * (1 << 20) / 10000 / 1024
+			r.f("| live heap per loaded template ≤ 4 KB (the set benchmark's ~400-byte templates) | %.1f KB | %s |\n", kb, yesNo(kb <= 4))
+		}
+	}
+	if s, ok := cs["BenchmarkAssembleRender"]; ok {
+		if ns, ok := s.median("ns/op"); ok {
+			r.f("| contextstack `AssembleRender` (50 layers, 100 tools) ≤ 20 µs | %.1f µs | %s |\n", ns/1e3, yesNo(ns <= 20e3))
+		}
+	}
+	r.f("\n")
+}
+
+// contextstack reports contextstack's assembly benchmarks.
+func (r report) contextstack(cs map[string]samples) {
+	if len(cs) == 0 {
+		return
+	}
+	r.f("### contextstack (`go test -bench 'Assemble|Stages' ./contextstack`, medians of interleaved rounds)\n\n")
+	r.f("`AssembleRender` builds a stack of 50 layers holding 100 tools (validating tool names) and derives a request from it " +
+		"with the default template set: system prompt (8 template renders), tools, documents. `AssembleWithoutRender` does the same " +
+		"with a renderer that runs no template: what assembly costs outside `manager.Render`. `Stages` splits it.\n\n")
+	r.f("| benchmark | ns/op | B/op | allocs/op |\n|---|---:|---:|---:|\n")
+	var names []string
+	for name := range cs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		s := cs[name]
+		ns, ok := s.median("ns/op")
+		if !ok {
+			continue
+		}
+		b, _ := s.median("B/op")
+		a, _ := s.median("allocs/op")
+		r.f("| %s | %s | %s | %s |\n", strings.TrimPrefix(name, "Benchmark"), commas(ns), commas(b), commas(a))
+	}
+	r.f("\n")
+	if v, ok := perRoundRatioOf(cs, "BenchmarkAssembleWithoutRender", "BenchmarkAssembleRender"); ok {
+		r.f("Outside `manager.Render`: %.0f%% of `AssembleRender` (median of the per-round ratios).\n\n", 100*v)
+	}
 }
 
 func yesNo(b bool) string {
