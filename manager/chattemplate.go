@@ -1,0 +1,278 @@
+package manager
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/internal/engine"
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+)
+
+// Chat templates of models. A model's tokenizer_config.json carries a
+// Jinja chat_template that turns a conversation into the exact prompt
+// string the model was trained on. ChatTemplate applies one as Hugging
+// Face's transformers does (apply_chat_template): with trim_blocks and
+// lstrip_blocks on, {% break %} and {% continue %}, raise_exception and
+// strftime_now as globals, and a tojson that keeps keys in their order and
+// does not escape HTML; the conversation, tools and documents are read
+// from JSON with the order of their keys kept.
+
+// ChatTemplate is a model's chat template, checked and compiled: safe for
+// concurrent use.
+type ChatTemplate struct {
+	name     string
+	tmpl     *engine.Template
+	vars     []string // every name the template reads
+	bos, eos *string  // the config's special tokens, if it has them
+	cfg      *config
+}
+
+// chatVars are the variables transformers passes to every chat template.
+var chatVars = []string{"messages", "tools", "documents", "add_generation_prompt", "bos_token", "eos_token"}
+
+// hfOptions is how transformers reads a chat template.
+var hfOptions = jinja.Options{TrimBlocks: true, LStripBlocks: true}
+
+// ParseChatTemplate checks and compiles a chat template's source. name
+// names it in errors (a file name, say). Options are the manager's
+// (limits, clock); WithWatch and the watch options do not apply.
+func ParseChatTemplate(name, source string, opts ...Option) (*ChatTemplate, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.watch {
+		return nil, fmt.Errorf("%w: WithWatch does not apply to a chat template", ErrTemplate)
+	}
+	l := newLoader(nil, cfg)
+	tree, err := jinja.Parse(name, source, hfOptions)
+	if err != nil {
+		l.frontProblems(name, err)
+		return nil, l.loadError()
+	}
+	// The template's own settings (enable_thinking, date_string, …) are
+	// the names it reads beyond the conventional ones: optional variables,
+	// undefined unless passed, as in transformers.
+	declared := slices.Clone(chatVars)
+	var prog *jinja.Program
+	for range 2 {
+		prog, err = jinja.Check(tree, &jinja.Config{Catalog: catalog, Declared: declared,
+			Load: func(string) (*jinja.Tree, error) {
+				return nil, &jinja.LoadError{Kind: jinja.Include, Msg: "a chat template includes no file"}
+			}})
+		var list jinja.ErrorList
+		if err == nil || !errors.As(err, &list) {
+			break
+		}
+		more := false
+		for _, e := range list {
+			if e.Kind == jinja.Undeclared && !slices.Contains(declared, e.Name) && e.Name != "loop" &&
+				e.Name != "caller" && e.Name != "varargs" && e.Name != "kwargs" && e.Name != "super" {
+				declared, more = append(declared, e.Name), true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	if err != nil {
+		l.frontProblems(name, err)
+		return nil, l.loadError()
+	}
+	t, err := l.set.Compile(prog, engine.Options{HuggingFace: true})
+	if err != nil {
+		return nil, &Error{Kind: ErrTemplate, Template: name, Path: name, Msg: err.Error()}
+	}
+	ct := &ChatTemplate{name: name, tmpl: t, cfg: cfg}
+	for n := range prog.Used {
+		ct.vars = append(ct.vars, n)
+	}
+	sort.Strings(ct.vars)
+	return ct, nil
+}
+
+// ParseChatTemplateConfig reads a tokenizer_config.json: its chat_template
+// (a string, or a list of {"name", "template"} of which "default" is
+// taken unless variant names another) and its bos_token and eos_token (a
+// string or {"content": …}), which Apply passes.
+func ParseChatTemplateConfig(name string, config []byte, variant string, opts ...Option) (*ChatTemplate, error) {
+	var c struct {
+		ChatTemplate json.RawMessage `json:"chat_template"`
+		BOS          json.RawMessage `json:"bos_token"`
+		EOS          json.RawMessage `json:"eos_token"`
+	}
+	bad := func(format string, args ...any) error {
+		return &Error{Kind: ErrTemplate, Path: name, Msg: fmt.Sprintf(format, args...)}
+	}
+	if err := json.Unmarshal(config, &c); err != nil {
+		return nil, bad("not a tokenizer config: %v", cleanJSONErr(err))
+	}
+	var src string
+	switch {
+	case len(c.ChatTemplate) == 0 || string(c.ChatTemplate) == "null":
+		return nil, bad("the config has no chat_template")
+	case c.ChatTemplate[0] == '"':
+		if variant != "" && variant != "default" {
+			return nil, bad("the config has one chat template; it has no variant %q", variant)
+		}
+		_ = json.Unmarshal(c.ChatTemplate, &src)
+	default:
+		var list []struct {
+			Name     string `json:"name"`
+			Template string `json:"template"`
+		}
+		if err := json.Unmarshal(c.ChatTemplate, &list); err != nil {
+			return nil, bad("chat_template is neither a string nor a list of {name, template}: %v", cleanJSONErr(err))
+		}
+		if variant == "" {
+			variant = "default"
+		}
+		var names []string
+		for _, t := range list {
+			names = append(names, t.Name)
+			if t.Name == variant {
+				src = t.Template
+			}
+		}
+		if src == "" {
+			return nil, bad("the config has no chat template %q (it has: %s)", variant, strings.Join(names, ", "))
+		}
+	}
+	ct, err := ParseChatTemplate(name, src, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if ct.bos, err = specialToken(c.BOS); err != nil {
+		return nil, bad("bos_token: %v", err)
+	}
+	if ct.eos, err = specialToken(c.EOS); err != nil {
+		return nil, bad("eos_token: %v", err)
+	}
+	return ct, nil
+}
+
+// specialToken reads a token as a config writes it: a string, or an
+// object with its content; absent or null is no token.
+func specialToken(raw json.RawMessage) (*string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return &s, nil
+	}
+	var o struct {
+		Content *string `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &o); err != nil || o.Content == nil {
+		return nil, fmt.Errorf("want a string or {\"content\": …}")
+	}
+	return o.Content, nil
+}
+
+// Variables returns the names the template reads, sorted: the
+// conventional ones it uses and its own settings.
+func (t *ChatTemplate) Variables() []string { return slices.Clone(t.vars) }
+
+// ChatInput is what a chat template is applied to. Messages, Tools and
+// Documents are JSON (a list each; nil for Tools and Documents is None),
+// read with the order of object keys kept, so a tool's parameters reach
+// tojson in the order the file has them. Vars are the template's own
+// settings, each JSON (e.g. "enable_thinking": false).
+type ChatInput struct {
+	Messages            json.RawMessage
+	Tools               json.RawMessage
+	Documents           json.RawMessage
+	AddGenerationPrompt bool
+	Vars                map[string]json.RawMessage
+	// BOS and EOS replace the config's tokens when not nil.
+	BOS, EOS *string
+}
+
+// Apply renders the conversation into the model's prompt string, as
+// transformers' apply_chat_template(…, tokenize=False) does. A template
+// that refuses the conversation (raise_exception) is an *Error wrapping
+// ErrRaised with the template's message; a setting the template does not
+// read is ErrExtraVariables.
+func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) {
+	vars := map[string]any{"add_generation_prompt": in.AddGenerationPrompt}
+	decode := func(what string, raw json.RawMessage) error {
+		if len(raw) == 0 {
+			vars[what] = nil
+			return nil
+		}
+		v, err := engine.DecodeJSON(raw)
+		if err != nil {
+			return &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what}, Msg: fmt.Sprintf("%s: invalid JSON: %v", what, err)}
+		}
+		vars[what] = v
+		return nil
+	}
+	if err := decode("messages", in.Messages); err != nil {
+		return "", err
+	}
+	if err := decode("tools", in.Tools); err != nil {
+		return "", err
+	}
+	if err := decode("documents", in.Documents); err != nil {
+		return "", err
+	}
+	for _, tok := range []struct {
+		name      string
+		given, of *string
+	}{{"bos_token", in.BOS, t.bos}, {"eos_token", in.EOS, t.eos}} {
+		switch {
+		case tok.given != nil:
+			vars[tok.name] = *tok.given
+		case tok.of != nil:
+			vars[tok.name] = *tok.of
+		}
+	}
+	var extra []string
+	for k, raw := range in.Vars {
+		if slices.Contains(chatVars, k) {
+			return "", &Error{Kind: ErrExtraVariables, Template: t.name, Variables: []string{k},
+				Msg: fmt.Sprintf("%s is a field of the input, not a setting", k)}
+		}
+		if !slices.Contains(t.vars, k) {
+			extra = append(extra, k)
+			continue
+		}
+		if err := decode(k, raw); err != nil {
+			return "", err
+		}
+	}
+	if extra != nil {
+		sort.Strings(extra)
+		var own []string
+		for _, v := range t.vars {
+			if !slices.Contains(chatVars, v) {
+				own = append(own, v)
+			}
+		}
+		return "", &Error{Kind: ErrExtraVariables, Template: t.name, Variables: extra,
+			Msg: fmt.Sprintf("the template does not read %s (its own settings: %s)", strings.Join(extra, ", "), orNone(own))}
+	}
+	ctx, cancel := t.cfg.renderContext(ctx)
+	if cancel != nil {
+		defer cancel()
+	}
+	out, err := t.tmpl.Render(ctx, vars, &t.cfg.limits)
+	if err != nil {
+		c := &compiled{info: Template{Name: t.name, Path: t.name}}
+		return "", c.renderError(err)
+	}
+	return out, nil
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
