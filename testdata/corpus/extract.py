@@ -12,7 +12,7 @@ as sources/read/<owner>+<name>/<path>@<offset>.json:
 For program files (Python, JavaScript) only the passages holding the template are kept: the same
 object with "excerpts": ["<passage>", ...] in place of "text", each passage copied exactly from the
 page read at that offset (a whole top-level statement, or for a dict rule one or more whole
-"key": value entries of the dict). sources/ is not committed (see README.md). read_file gives a
+"key": value entries of the dict; a passage may run on into the next page read). sources/ is not committed (see README.md). read_file gives a
 file's text with CRLF line ends as LF, while its offsets and total_chars count the stored file;
 where the difference shows that every line end was CRLF, extract.py restores them.
 
@@ -131,10 +131,11 @@ def py_assignment(tree, name):
 
 
 def dict_value(d, key):
+    found = None
     for k, v in zip(d.keys, d.values):
         if isinstance(k, ast.Constant) and k.value == key:
-            return v
-    return None
+            found = v  # a repeated key: the last one wins, as in Python
+    return found
 
 
 def from_python(passages, rule):

@@ -6,7 +6,7 @@
 
 Inputs: manifest/chat.json, manifest/framework.json (what to render, with which variables, from
 which source), manifest/fixtures.json (the shared conversations, tools and documents) and
-sources/ (the template texts, byte for byte; extract.py builds it from the source repositories).
+sources/ (the template texts; extract.py builds them from the read_file answers in sources/read/).
 
 Chat templates render as transformers' apply_chat_template renders them (see render_chat);
 framework templates with the environment their framework's own loader builds (see
@@ -199,30 +199,36 @@ def build(refusals):
     return files
 
 
-def attribution(files):
+def attribution(files, repos):
     lines = ["# Attribution", "",
-             "Every template in this corpus is copied byte for byte from a public repository, at the",
-             "commit named below, under that repository's licence. The chat templates were written by",
-             "the model makers named in the `model` column and published with their models; the",
-             "repositories listed here carry copies of them. Inputs (conversations, tools, documents,",
-             "variables) are this project's own; every expected output was produced by Python's Jinja2",
-             "(generate.py).", ""]
+             "Every template in this corpus is a copy of a file (or, for program files, of a string",
+             "literal in one) in a public repository, as the public code index's read_file look-up",
+             "returns it at the commit named below, under that repository's licence. (read_file gives",
+             "CRLF line ends as LF; where a file's length shows that all its line ends were CRLF,",
+             "extract.py restores them.) The chat templates were written by the model makers named in",
+             "the `model` column and published with their models; the repositories listed here carry",
+             "copies of them. Inputs (conversations, tools, documents, variables) are this project's own;",
+             "every expected output was produced by Python's Jinja2 (generate.py).", ""]
     by_repo = {}
     for path, doc in sorted(files.items()):
-        s = doc["source"]
-        by_repo.setdefault((s["repo"], s["commit"], s["license"]), []).append((path, doc))
-    lines.append("| repository | commit | licence | files |")
-    lines.append("|---|---|---|---|")
-    for (repo, commit, lic), docs in sorted(by_repo.items()):
-        lines.append(f"| [{repo}](https://github.com/{repo}) | `{commit}` | {lic} | {len(docs)} |")
+        by_repo.setdefault(doc["source"]["repo"], []).append((path, doc))
+    lines.append("| repository | licence | licence file | templates | commits |")
+    lines.append("|---|---|---|---|---|")
+    for repo, docs in sorted(by_repo.items()):
+        r = repos[repo]
+        commits = len({d["source"]["commit"] for _, d in docs})
+        lines.append(f"| [{repo}](https://github.com/{repo}) | {r['license']} | "
+                     f"`{r['license_file']}` | {len(docs)} | {commits} |")
     lines.append("")
-    for (repo, commit, lic), docs in sorted(by_repo.items()):
+    for repo, docs in sorted(by_repo.items()):
+        r = repos[repo]
         lines.append(f"## {repo}")
         lines.append("")
-        lines.append(f"Commit `{commit}`, licence: {lic}.")
+        note = f" ({r['note']})" if r.get("note") else ""
+        lines.append(f"Licence: {r['license']}, stated in `{r['license_file']}`{note}.")
         lines.append("")
-        lines.append("| corpus file | source path | extracted | model / framework |")
-        lines.append("|---|---|---|---|")
+        lines.append("| corpus file | source path | commit | extracted | model / framework |")
+        lines.append("|---|---|---|---|---|")
         for path, doc in docs:
             s = doc["source"]
             ex = s.get("extract")
@@ -231,9 +237,20 @@ def attribution(files):
                 params = ", ".join(f"{k}={v}" for k, v in ex.items() if k != "kind")
                 how = ex["kind"] + (": " + params if params else "")
             who = doc.get("model") or doc.get("framework")
-            lines.append(f"| `{path}` | `{s['path']}` | {how} | {who} |")
+            lines.append(f"| `{path}` | `{s['path']}` | `{s['commit'][:12]}` | {how} | {who} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def check_licences(files, repos, refusals):
+    """Every source names its repository's licence, and the repository has a licence file."""
+    for path, doc in sorted(files.items()):
+        s = doc["source"]
+        r = repos.get(s["repo"])
+        if r is None or not r.get("license_file"):
+            refusals.append(f"{path}: {s['repo']} has no licence file in manifest/repositories.json")
+        elif r["license"] != s["license"]:
+            refusals.append(f"{path}: licence {s['license']}, manifest/repositories.json says {r['license']}")
 
 
 def dump(doc):
@@ -246,13 +263,15 @@ def main():
     args = ap.parse_args()
     refusals = []
     files = build(refusals)
+    repos = load_json("manifest", "repositories.json")["repositories"]
+    check_licences(files, repos, refusals)
     if refusals:
-        print("Jinja2 refused these cases (fix the inputs or drop the case):", file=sys.stderr)
+        print("Refused (Jinja2 refused the case, or a licence is missing; fix or drop it):", file=sys.stderr)
         for r in refusals:
             print("  " + r, file=sys.stderr)
         sys.exit(1)
     outputs = {p: dump(d) for p, d in files.items()}
-    outputs["ATTRIBUTION.md"] = attribution(files)
+    outputs["ATTRIBUTION.md"] = attribution(files, repos)
     if args.check:
         stale = []
         for p, text in sorted(outputs.items()):
