@@ -35,8 +35,12 @@ type ChatTemplate struct {
 // chatVars are the variables transformers passes to every chat template.
 var chatVars = []string{"messages", "tools", "documents", "add_generation_prompt", "bos_token", "eos_token"}
 
-// hfOptions is how transformers reads a chat template.
-var hfOptions = jinja.Options{TrimBlocks: true, LStripBlocks: true}
+// hfOptions is how transformers reads a chat template, and hfCatalog the
+// builtins of its environment.
+var (
+	hfOptions = jinja.Options{TrimBlocks: true, LStripBlocks: true}
+	hfCatalog = engine.Catalog(engine.Options{HuggingFace: true})
+)
 
 // ParseChatTemplate checks and compiles a chat template's source. name
 // names it in errors (a file name, say). Options are the manager's
@@ -61,7 +65,7 @@ func ParseChatTemplate(name, source string, opts ...Option) (*ChatTemplate, erro
 	declared := slices.Clone(chatVars)
 	var prog *jinja.Program
 	for range 2 {
-		prog, err = jinja.Check(tree, &jinja.Config{Catalog: catalog, Declared: declared,
+		prog, err = jinja.Check(tree, &jinja.Config{Catalog: hfCatalog, Declared: declared, RuntimeMethods: true,
 			Load: func(string) (*jinja.Tree, error) {
 				return nil, &jinja.LoadError{Kind: jinja.Include, Msg: "a chat template includes no file"}
 			}})
@@ -197,8 +201,8 @@ type ChatInput struct {
 // Apply renders the conversation into the model's prompt string, as
 // transformers' apply_chat_template(…, tokenize=False) does. A template
 // that refuses the conversation (raise_exception) is an *Error wrapping
-// ErrRaised with the template's message; a setting the template does not
-// read is ErrExtraVariables.
+// ErrRaised with the template's message. A setting the template does not
+// read is ignored (Variables lists those it reads).
 func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) {
 	vars := map[string]any{"add_generation_prompt": in.AddGenerationPrompt}
 	decode := func(what string, raw json.RawMessage) error {
@@ -233,30 +237,20 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 			vars[tok.name] = *tok.of
 		}
 	}
-	var extra []string
 	for k, raw := range in.Vars {
 		if slices.Contains(chatVars, k) {
 			return "", &Error{Kind: ErrExtraVariables, Template: t.name, Variables: []string{k},
 				Msg: fmt.Sprintf("%s is a field of the input, not a setting", k)}
 		}
+		// A setting the template does not read is ignored, as transformers
+		// ignores it: hosts pass the same settings (enable_thinking) to the
+		// templates of every model they serve.
 		if !slices.Contains(t.vars, k) {
-			extra = append(extra, k)
 			continue
 		}
 		if err := decode(k, raw); err != nil {
 			return "", err
 		}
-	}
-	if extra != nil {
-		sort.Strings(extra)
-		var own []string
-		for _, v := range t.vars {
-			if !slices.Contains(chatVars, v) {
-				own = append(own, v)
-			}
-		}
-		return "", &Error{Kind: ErrExtraVariables, Template: t.name, Variables: extra,
-			Msg: fmt.Sprintf("the template does not read %s (its own settings: %s)", strings.Join(extra, ", "), orNone(own))}
 	}
 	ctx, cancel := t.cfg.renderContext(ctx)
 	if cancel != nil {
@@ -268,11 +262,4 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 		return "", c.renderError(err)
 	}
 	return out, nil
-}
-
-func orNone(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }

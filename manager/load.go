@@ -62,7 +62,7 @@ type readFile struct {
 
 // catalog is what the front end's checks know of the engine's builtins,
 // made from the engine's own tables.
-var catalog = engine.Catalog()
+var catalog = engine.Catalog(engine.Options{})
 
 func newLoader(fsys fs.FS, cfg *config) *loader {
 	return &loader{fsys: fsys, cfg: cfg, set: engine.NewSet(), read: map[string]readFile{}, files: map[string][]byte{}, unused: map[string][]string{}}
@@ -190,9 +190,6 @@ func describeMode(m fs.FileMode) string {
 	return m.String()
 }
 
-// frontOptions is how promptkit reads Jinja: Jinja's default environment.
-var frontOptions = jinja.Options{}
-
 // compileFile compiles entry e from its file.
 func (l *loader) compileFile(e Template) *compiled {
 	data, err := l.readFile(e.Path)
@@ -236,7 +233,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 		c.declared[v.Name] = v
 		names = append(names, v.Name)
 	}
-	tree, err := jinja.Parse(file, source, frontOptions)
+	tree, err := jinja.Parse(file, source, l.cfg.jinja)
 	if err != nil {
 		l.frontProblems(e.Name, err)
 		return nil
@@ -304,7 +301,7 @@ func (l *loader) includeLoader(h hash.Hash, c *compiled) func(string) (*jinja.Tr
 		}
 		fmt.Fprintf(h, "\x00%s\x00%s", p, data)
 		c.sizes = append(c.sizes, len(data))
-		return jinja.Parse(p, string(data), frontOptions)
+		return jinja.Parse(p, string(data), l.cfg.jinja)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
 
 // Option configures a Manager. Options are applied in order over the
@@ -21,6 +22,7 @@ type config struct {
 	maxRenderTime time.Duration
 	maxFileBytes  int64 // of one file of the set
 	maxInlined    int   // source bytes of one template with its includes expanded
+	jinja         jinja.Options
 	watch         bool
 	debounce      time.Duration
 	maxWait       time.Duration
@@ -280,4 +282,28 @@ func WithClock(now func() time.Time) Option {
 		c.limits.Now = now
 		return nil
 	}
+}
+
+// WithTrimBlocks, WithLStripBlocks and WithKeepTrailingNewline set Jinja's
+// environment settings of the same names for every template of the set,
+// for templates written for an environment that has them (promptflow's,
+// LlamaIndex's). The default is Jinja's default environment: all three
+// off.
+//
+// With trim_blocks the first newline after a block tag or comment is
+// dropped; with lstrip_blocks spaces and tabs before a block tag or
+// comment that starts a line are; keep_trailing_newline keeps the one
+// trailing newline of a file that Jinja otherwise drops.
+func WithTrimBlocks() Option {
+	return func(c *config) error { c.jinja.TrimBlocks = true; return nil }
+}
+
+// WithLStripBlocks: see WithTrimBlocks.
+func WithLStripBlocks() Option {
+	return func(c *config) error { c.jinja.LStripBlocks = true; return nil }
+}
+
+// WithKeepTrailingNewline: see WithTrimBlocks.
+func WithKeepTrailingNewline() Option {
+	return func(c *config) error { c.jinja.KeepTrailingNewline = true; return nil }
 }

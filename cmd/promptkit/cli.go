@@ -45,6 +45,7 @@ func commands() []command {
 		{"check", "check a template set and report every problem", true, runCheck},
 		{"watch", "keep a template set live and print each reload as JSON", true, runWatch},
 		{"serve", "serve a template set over HTTP, with a live preview page (--dev)", true, runServe},
+		{"chat-template", "apply a model's chat template to a conversation, as transformers does", false, runChatTemplate},
 		{"build", "build a prompt with a builder, as a plugin host does", true, runBuild},
 		{"builders", "list the builders the set serves, with their templates and data keys", true, runBuilders},
 		{"lint", "find prompts written inline in Go source", false, runLint},

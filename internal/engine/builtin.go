@@ -101,8 +101,9 @@ var loopAttrs = []string{"index", "index0", "revindex", "revindex0", "first", "l
 // that call's id, which a template block cannot express.
 var ChatRoles = []string{"system", "user", "assistant"}
 
-// Catalog describes the builtins for the front end's checks.
-func Catalog() jinja.Catalog {
+// Catalog describes the builtins of the environment opt compiles for, for
+// the front end's checks.
+func Catalog(opt Options) jinja.Catalog {
 	c := jinja.Catalog{
 		Filters: map[string]jinja.Spec{}, Tests: map[string]jinja.Spec{},
 		Globals: map[string]jinja.Spec{}, Methods: map[string]jinja.Spec{},
@@ -110,6 +111,9 @@ func Catalog() jinja.Catalog {
 	}
 	for n, d := range filters {
 		c.Filters[n] = d.spec()
+	}
+	if opt.HuggingFace {
+		c.Filters["tojson"] = hfToJSONDef.spec()
 	}
 	for n, d := range tests {
 		c.Tests[n] = d.spec()

@@ -56,6 +56,11 @@ type Config struct {
 	MaxInlined int
 	// MaxIncludeDepth bounds the nesting of includes and imports.
 	MaxIncludeDepth int
+	// RuntimeMethods leaves unknown and refused methods to the runtime,
+	// which fails the render that calls one: as Jinja's sandbox does, for
+	// third-party templates (a model's chat template) that hold such calls
+	// in branches they do not take.
+	RuntimeMethods bool
 }
 
 // Program is a checked template: the tree and what the checks found.
@@ -684,6 +689,7 @@ func (c *checker) call(x *CallExpr) {
 		}
 		spec, ok := c.cfg.Catalog.Methods[fn.Name]
 		switch {
+		case c.cfg.RuntimeMethods && (!ok || spec.Refused != ""):
 		case !ok:
 			c.report(errUnknownMethod(x.Pos, fn.Name, c.cfg.Catalog.Methods))
 		case spec.Refused != "":

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
+)
+
+//promptkit:allow-inline CLI help text with an example, not a prompt
+const chatTemplateUsage = `Usage: promptkit chat-template (--config tokenizer_config.json | --template FILE)
+         --messages FILE|- [--tools FILE] [--documents FILE] [--add-generation-prompt]
+         [--set KEY=JSON]... [--bos TOKEN] [--eos TOKEN] [--variant NAME] [--now TIME]
+
+Applies a model's chat template to a conversation and prints the prompt
+string exactly, as Hugging Face transformers' apply_chat_template does:
+trim_blocks and lstrip_blocks on, {% break %}/{% continue %},
+raise_exception and strftime_now, and a tojson that keeps keys in their
+order. --config reads the template and bos_token/eos_token from a
+tokenizer_config.json (--variant picks one of several named templates);
+--template reads a template file. --messages, --tools and --documents are
+JSON lists (the order of keys is kept); --set passes one of the
+template's own settings as JSON (--set enable_thinking=false); --now fixes
+strftime_now's clock (RFC 3339). A template that refuses the conversation
+(raise_exception) exits 1 with its message.
+
+Example:
+  promptkit chat-template --config tokenizer_config.json --messages chat.json --add-generation-prompt
+`
+
+func runChatTemplate(c *cli, args []string) error {
+	fs := c.newFlags("chat-template", chatTemplateUsage)
+	config := fs.String("config", "", "tokenizer_config.json holding chat_template")
+	tmplFile := fs.String("template", "", "a chat template file (instead of --config)")
+	variant := fs.String("variant", "", "the named template of a config with several")
+	msgsFile := fs.String("messages", "", "JSON list of messages, or - for stdin")
+	toolsFile := fs.String("tools", "", "JSON list of tools")
+	docsFile := fs.String("documents", "", "JSON list of documents")
+	genPrompt := fs.Bool("add-generation-prompt", false, "end with the start of the assistant's turn")
+	bos := fs.String("bos", "", "bos_token (default: the config's)")
+	eos := fs.String("eos", "", "eos_token (default: the config's)")
+	now := fs.String("now", "", "strftime_now's time, RFC 3339 (default: now)")
+	var sets varFlags
+	fs.Var(&sets, "set", "KEY=JSON, a setting of the template (repeatable)")
+	pos, err := c.parse(fs, chatTemplateUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("chat-template takes no arguments, only flags\n\n%s", chatTemplateUsage)
+	}
+	if (*config == "") == (*tmplFile == "") {
+		return usagef("chat-template needs --config or --template (one of them)\n\n%s", chatTemplateUsage)
+	}
+	if *msgsFile == "" {
+		return usagef("chat-template needs --messages\n\n%s", chatTemplateUsage)
+	}
+	var opts []manager.Option
+	if *now != "" {
+		t, err := time.Parse(time.RFC3339, *now)
+		if err != nil {
+			return usagef("--now %q: want an RFC 3339 time such as 2026-01-15T09:30:00Z", *now)
+		}
+		opts = append(opts, manager.WithClock(func() time.Time { return t }))
+	}
+	var ct *manager.ChatTemplate
+	if *config != "" {
+		data, err := os.ReadFile(*config)
+		if err != nil {
+			return usagef("--config: %v", err)
+		}
+		ct, err = manager.ParseChatTemplateConfig(*config, data, *variant, opts...)
+		if err != nil {
+			printProblems(c.stderr, err)
+			return errReported
+		}
+	} else {
+		if *variant != "" {
+			return usagef("--variant picks a template of a --config")
+		}
+		data, err := os.ReadFile(*tmplFile)
+		if err != nil {
+			return usagef("--template: %v", err)
+		}
+		if ct, err = manager.ParseChatTemplate(*tmplFile, string(data), opts...); err != nil {
+			printProblems(c.stderr, err)
+			return errReported
+		}
+	}
+	in := manager.ChatInput{AddGenerationPrompt: *genPrompt, Vars: map[string]json.RawMessage{}}
+	for _, f := range []struct {
+		flag, file string
+		to         *json.RawMessage
+	}{{"messages", *msgsFile, &in.Messages}, {"tools", *toolsFile, &in.Tools}, {"documents", *docsFile, &in.Documents}} {
+		if f.file == "" {
+			continue
+		}
+		data, err := readInput(f.flag, f.file, c.stdin)
+		if err != nil {
+			return err
+		}
+		if !json.Valid(data) {
+			return usagef("--%s %s: invalid JSON", f.flag, f.file)
+		}
+		*f.to = data
+	}
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" || !json.Valid([]byte(v)) {
+			return usagef("--set %q: want KEY=JSON, such as enable_thinking=false or date_string='\"26 Jul 2024\"'", s)
+		}
+		in.Vars[k] = json.RawMessage(v)
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "bos":
+			in.BOS = bos
+		case "eos":
+			in.EOS = eos
+		}
+	})
+	out, err := ct.Apply(c.ctx, in)
+	if err != nil {
+		return err
+	}
+	if err := c.writePrompt(out); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}

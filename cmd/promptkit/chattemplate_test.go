@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The expected prompt (testdata/chattemplate/expected.txt) was made by
+// transformers' environment in Python's Jinja2 (see the README of
+// testdata/corpus for the environment).
+func TestChatTemplateCommand(t *testing.T) {
+	dir := filepath.Join("testdata", "chattemplate")
+	want, err := os.ReadFile(filepath.Join(dir, "expected.txt"))
+	require.NoError(t, err)
+	cfg := filepath.Join(dir, "tokenizer_config.json")
+	msgs := filepath.Join(dir, "chat.json")
+	tools := filepath.Join(dir, "tools.json")
+	chat, err := os.ReadFile(msgs)
+	require.NoError(t, err)
+	runCases(t, []cliCase{
+		{"config, messages, tools", "", []string{"chat-template", "--config", cfg, "--messages", msgs, "--tools", tools, "--add-generation-prompt"}, exitOK, string(want), ""},
+		{"flags after the command in any order, messages on stdin", string(chat), []string{"chat-template", "--add-generation-prompt", "--tools", tools, "--messages", "-", "--config", cfg}, exitOK, string(want), ""},
+		{"the template raises", "", []string{"chat-template", "--config", cfg, "--messages", filepath.Join(dir, "bad_order.json")}, exitPrompt, "",
+			"raise_exception: a system message must come first"},
+		{"no template", "", []string{"chat-template", "--messages", msgs}, exitUsage, "", "needs --config or --template"},
+		{"no messages", "", []string{"chat-template", "--config", cfg}, exitUsage, "", "needs --messages"},
+		{"bad JSON", "[", []string{"chat-template", "--config", cfg, "--messages", "-"}, exitUsage, "", "--messages -: invalid JSON"},
+		{"bad --set", "", []string{"chat-template", "--config", cfg, "--messages", msgs, "--set", "x=notjson"}, exitUsage, "", "want KEY=JSON"},
+		{"bad --now", "", []string{"chat-template", "--config", cfg, "--messages", msgs, "--now", "today"}, exitUsage, "", "RFC 3339"},
+		{"a template with a syntax error", "", []string{"chat-template", "--template", filepath.Join(dir, "broken.jinja"), "--messages", msgs}, exitPrompt, "",
+			"broken.jinja:2:"},
+	})
+}
