@@ -141,6 +141,8 @@ func callValue(st *state, at *site, what string, f Value, args []expr, kw []kwEx
 			st.fail(at, fmt.Errorf("loop(…) takes the items to loop over"))
 		}
 		return o.recurse(st, at, pos[0])
+	case *superCall:
+		return o.call(st, at)
 	case *joiner:
 		if o.called {
 			return strValue(o.sep)

@@ -83,7 +83,11 @@ func (s *Set) Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 		}
 	}()
 	c.src.WriteString("{% " + tagRoot + " %}")
-	c.body(p.Tree.Root)
+	if in := p.Inherit; in != nil {
+		c.inherited(in)
+	} else {
+		c.body(p.Tree.Root)
+	}
 	c.src.WriteString("{% end" + tagRoot + " %}")
 	pt, perr := s.pongo.FromString(c.src.String())
 	if perr != nil {
@@ -267,6 +271,10 @@ func (c *compiler) node(n jinja.Node) {
 		c.tag(tagBody, c.add(d))
 		c.in(c.prog.Frame[n], c.file, func() { c.body(n.Body) })
 		c.tag(tagEndBody, "")
+	case *jinja.BlockNode:
+		c.block(n)
+	case *jinja.ExtendsNode:
+		// resolved by inherited
 	case *jinja.AutoescapeNode:
 		c.body(n.Body)
 	case *jinja.GenerationNode:
@@ -291,6 +299,70 @@ func (c *compiler) node(n jinja.Node) {
 	default:
 		c.fail(n, "internal error: the engine cannot run %T", n)
 	}
+}
+
+// inherited compiles a chain of templates: the top level of each that
+// extends another (what follows its extends tag in a discarding body),
+// then the layout.
+func (c *compiler) inherited(in *jinja.Inheritance) {
+	for _, t := range in.Chain[:len(in.Chain)-1] {
+		c.in(c.prog.Root, t.Source, func() {
+			discarding := false
+			for _, n := range t.Root {
+				switch n.(type) {
+				case *jinja.ExtendsNode:
+					if !discarding {
+						c.tag(tagBody, c.add(discardDef{}))
+						discarding = true
+					}
+					continue
+				case *jinja.BlockNode:
+					continue
+				}
+				c.node(n)
+			}
+			if discarding {
+				c.tag(tagEndBody, "")
+			}
+		})
+	}
+	layout := in.Chain[len(in.Chain)-1]
+	c.in(c.prog.Root, layout.Source, func() { c.body(layout.Root) })
+}
+
+// block compiles a block site: each definition of its name, most derived
+// first, as one body of the site's tag.
+func (c *compiler) block(n *jinja.BlockNode) {
+	defs := []*jinja.BlockNode{n}
+	srcs := map[*jinja.BlockNode]*jinja.Source{n: c.file}
+	if in := c.prog.Inherit; in != nil && len(in.Blocks[n.Name]) > 0 {
+		defs, srcs = in.Blocks[n.Name], in.Source
+	}
+	d := &blockSite{at: c.site(n), name: n.Name, scoped: n.Scoped}
+	c.tag(tagBlocks, c.add(d))
+	for i, def := range defs {
+		if i > 0 {
+			c.tag(tagNext, "")
+		}
+		fr := c.prog.Frame[def]
+		if fr == nil {
+			c.fail(def, "internal error: an unchecked block")
+		}
+		impl := blockImpl{slots: fr.Slots, super: -1}
+		src := srcs[def]
+		if src == nil {
+			src = c.file
+		}
+		c.in(fr, src, func() {
+			impl.inits = c.inits(fr, nil)
+			if s := fr.Lookup("super"); s != nil && c.used[s] {
+				impl.super = s.Slot
+			}
+			c.body(def.Body)
+		})
+		d.defs = append(d.defs, impl)
+	}
+	c.tag(tagEndBlock, "")
 }
 
 func (c *compiler) output(n *jinja.OutputNode) {

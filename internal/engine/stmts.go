@@ -391,3 +391,74 @@ func (d *imageDef) run(st *state) *pongo2.Error {
 	st.check(&d.at, err)
 	return nil
 }
+
+// discardDef runs its body for what it binds and drops what it prints:
+// the top level of a template that extends another, after its extends.
+type discardDef struct{}
+
+func (discardDef) run(st *state, n *bodyTag) *pongo2.Error {
+	st.push()
+	err := n.body.Execute(st.ctx, st)
+	st.pop()
+	return err
+}
+
+// blockSite is a {% block %} where it renders: its definitions, most
+// derived first; the first renders, and super() in one renders the next.
+type blockSite struct {
+	at     site
+	name   string
+	scoped bool
+	defs   []blockImpl
+}
+
+type blockImpl struct {
+	slots int
+	inits []frameInit
+	super int // the slot of super, or -1
+}
+
+func (d *blockSite) run(st *state, n *multiTag) *pongo2.Error {
+	return d.render(st, n, 0, st.act)
+}
+
+// render runs definition i in an activation of its own, whose parent is
+// the top level (or, for a scoped block, where the block stands).
+func (d *blockSite) render(st *state, n *multiTag, i int, site *activation) *pongo2.Error {
+	impl := &d.defs[i]
+	parent := &st.root
+	if d.scoped {
+		parent = site
+	}
+	saved := st.act
+	st.act = &activation{slots: make([]Value, impl.slots), parent: parent}
+	initFrame(st, impl.inits)
+	if impl.super >= 0 {
+		st.act.slots[impl.super] = objectValue(&superCall{site: d, tag: n, next: i + 1, act: site})
+	}
+	err := n.bodies[i].Execute(st.ctx, st)
+	st.act = saved
+	return err
+}
+
+// superCall is super() inside a block: the next definition's output.
+type superCall struct {
+	site *blockSite
+	tag  *multiTag
+	next int
+	act  *activation
+}
+
+func (s *superCall) call(st *state, at *site) Value {
+	if st.depth++; st.depth > st.lim.MaxCallDepth {
+		st.fail(at, &limitError{fmt.Sprintf("calls nested deeper than %d (WithMaxCallDepth)", st.lim.MaxCallDepth)})
+	}
+	defer func() { st.depth-- }()
+	st.push()
+	err := s.site.render(st, s.tag, s.next, s.act)
+	out := st.pop()
+	if err != nil {
+		st.fail(at, pongoErr(err))
+	}
+	return strValue(out)
+}

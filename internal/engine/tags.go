@@ -237,7 +237,37 @@ const (
 	tagBodyElse = "pk_bodyelse"
 	tagEndBody  = "pk_endbody"
 	tagLeaf     = "pk_leaf"
+	tagBlocks   = "pk_blocks"
+	tagNext     = "pk_next"
+	tagEndBlock = "pk_endblocks"
 )
+
+// multiTag is a tag with several bodies: a block site and its
+// definitions, most derived first.
+type multiTag struct {
+	idx    int
+	bodies []*pongo2.NodeWrapper
+	d      multi
+}
+
+type multi interface {
+	run(st *state, n *multiTag) *pongo2.Error
+}
+
+func (n *multiTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) *pongo2.Error {
+	st, ok := w.(*state)
+	if !ok {
+		lk := w.(*linker)
+		n.d = lk.nodes[n.idx].(multi)
+		for _, b := range n.bodies {
+			if err := link(b, ctx, lk); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return n.d.run(st, n)
+}
 
 func init() {
 	must := func(err error) {
@@ -285,6 +315,23 @@ func init() {
 				}
 			}
 			return n, nil
+		}
+	}))
+	must(pongo2.RegisterTag(tagBlocks, func(doc *pongo2.Parser, _ *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+		i, err := tagIndex(args)
+		if err != nil {
+			return nil, err
+		}
+		n := &multiTag{idx: i}
+		for {
+			body, _, err := doc.WrapUntilTag(tagNext, tagEndBlock)
+			if err != nil {
+				return nil, err
+			}
+			n.bodies = append(n.bodies, body)
+			if body.Endtag == tagEndBlock {
+				return n, nil
+			}
 		}
 	}))
 	must(pongo2.RegisterTag(tagBody, func(doc *pongo2.Parser, _ *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {

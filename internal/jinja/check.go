@@ -72,6 +72,9 @@ type Program struct {
 	Trees map[Node]*Tree        // the resolved file of each include, import and from
 	Used  map[string]bool       // declared variables the template reads
 	Chat  bool                  // the template has chat blocks
+	// Inherit is the chain of a template that extends another; nil when it
+	// does not.
+	Inherit *Inheritance
 	// Inlined is the template's size in source bytes with every include
 	// and import expanded.
 	Inlined int
@@ -99,7 +102,15 @@ func Check(t *Tree, cfg *Config) (*Program, error) {
 	}
 	c.prog.Root = root
 	c.stack = []string{t.Source.Name}
-	c.inFrame(root, func() { c.body(t.Root) })
+	c.inFrame(root, func() {
+		if extendsNode(t) != nil {
+			if in := c.inherit(t); in != nil {
+				c.checkInherited(in)
+			}
+			return
+		}
+		c.body(t.Root)
+	})
 	c.chat(t)
 	if len(c.errs) > 0 {
 		return c.prog, c.errs
@@ -253,10 +264,11 @@ func (c *checker) node(n Node) {
 	case *GenerationNode:
 		c.body(n.Body)
 	case *ExtendsNode:
-		c.report(errUnsupportedInheritance(n.Pos, "extends"))
+		// A top-level extends is resolved before the walk (inherit); one
+		// anywhere else is not where Jinja reads it.
+		c.report(errExtendsPlace(n.Pos))
 	case *BlockNode:
-		c.report(errUnsupportedInheritance(n.Pos, "block"))
-		c.body(n.Body)
+		c.blockSite(n)
 	default:
 		panic(fmt.Sprintf("jinja: check: unknown node %T", n))
 	}

@@ -389,8 +389,8 @@ func errAutoescape(p Pos) *Error {
 	return unsupportedf(p, "autoescape", "{%% autoescape %%} with anything but false is not supported: promptkit never HTML-escapes output; escape values in the builder")
 }
 
-func errUnsupportedInheritance(p Pos, tag string) *Error {
-	return unsupportedf(p, tag, "tag %q is not supported; use {%% include %%} of the shared parts", tag)
+func errExtendsPlace(p Pos) *Error {
+	return syntaxf(p, "{%% extends %%} must stand at the top level of the template, not inside another tag")
 }
 
 func errDynamicPath(p Pos, tag string) *Error {
