@@ -209,7 +209,7 @@ func TestSandboxIncludes(t *testing.T) {
 		{"dynamic", `{% include name %}`, manager.ErrUnsupported, "literal path"},
 		{"cycle", `{% include "a.md" %}`, manager.ErrTemplate, "include cycle: a.md -> b.md -> a.md"},
 		{"ssi", `{% ssi "/etc/passwd" %}`, manager.ErrUnsupported, `tag "ssi" is not supported`},
-		{"extends", `{% extends "b.md" %}`, manager.ErrUnsupported, `tag "extends" is not supported`},
+		{"extends", `{% extends "b.md" %}`, manager.ErrTemplate, "include cycle: a.md -> b.md -> a.md"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,6 +35,8 @@ func extendsNode(t *Tree) *ExtendsNode {
 // collects its blocks. It reports what stops the chain.
 func (c *checker) inherit(t *Tree) *Inheritance {
 	in := &Inheritance{Chain: []*Tree{t}, Blocks: map[string][]*BlockNode{}, Source: map[*BlockNode]*Source{}}
+	saved := c.stack
+	defer func() { c.stack = saved }() // checkInherited walks each file within its own chain
 	for cur := t; ; {
 		e := extendsNode(cur)
 		if e == nil {
@@ -89,7 +91,8 @@ func (c *checker) reportIn(s *Source, e *Error) {
 // definition where a site renders it.
 func (c *checker) checkInherited(in *Inheritance) {
 	c.prog.Inherit = in
-	for _, tr := range in.Chain[:len(in.Chain)-1] {
+	for i, tr := range in.Chain[:len(in.Chain)-1] {
+		c.stack = chainNames(in.Chain[:i])
 		c.within(tr, func() {
 			for _, n := range tr.Root {
 				switch n.(type) {
@@ -101,7 +104,17 @@ func (c *checker) checkInherited(in *Inheritance) {
 		})
 	}
 	layout := in.Chain[len(in.Chain)-1]
+	c.stack = chainNames(in.Chain[:len(in.Chain)-1])
 	c.within(layout, func() { c.body(layout.Root) })
+}
+
+// chainNames are the file names of trees, for the include chain.
+func chainNames(ts []*Tree) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Source.Name
+	}
+	return out
 }
 
 // blockSite checks a block where it renders: every definition of its
@@ -148,4 +161,3 @@ func (c *checker) blockSite(n *BlockNode) {
 func errBlockTwice(p Pos, name string) *Error {
 	return syntaxf(p, "block %q is defined twice in this template", name)
 }
-
