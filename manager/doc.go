@@ -63,38 +63,47 @@
 //
 // # Supported syntax
 //
-// Variables, attribute and index access (a.b, a['b'], a[0], a[-1], slices
-// a[1:3]); if/elif/else; for with loop.index, index0, revindex, revindex0,
-// first, last, length, for … else, for k, v in d.items(); set (inline form);
-// with; include "path" (a literal path inside the root, inlined at load);
-// raw; comments; whitespace control ({%- -%} {{- -}} {#- -#}). Expressions:
-// literals (strings, numbers, true/false/none, lists, dicts), ~, + - * / //
-// % **, comparisons, in / not in, and / or / not with Jinja's precedence,
-// "a if c else b", tests (is defined, is not defined, none, string, number,
-// even, odd, divisibleby, …), range(n) and the methods items, keys, values,
-// get, upper, lower, strip, startswith, endswith, split, replace. Filters,
-// with Jinja's call syntax: upper, lower, trim, title, capitalize, length,
-// count, join(sep), default(x[, true]), replace(a, b), first, last, tojson,
-// string, int, float, abs, list, reverse, sort, unique, min, max, sum,
-// wordcount, indent. One trailing newline at the end of a file is dropped,
-// as Jinja does. Anything else (macro, extends, block, import, call,
-// filter blocks, Django's tags and "filter:arg" syntax) is refused at load
-// with its name, line and the supported alternative.
+// Jinja2 as Python's Jinja2 renders it: every statement (if, for with
+// loop.* and loop filters, recursive loops, break and continue, set in
+// all its forms, with, macro, call, filter blocks, include, import, from,
+// extends and block with super(), raw), every expression and operator
+// with Jinja's precedence (chained comparisons, tuples, dicts, "%"
+// formatting), every built-in filter, test and global but those that
+// would make a prompt non-reproducible (random, lipsum), and the methods
+// of strings, dicts and lists that do not change a value. The README lists
+// them from the runtime's own tables. The front end that parses and
+// checks templates is internal/jinja; the runtime pongo2 executes them
+// with is internal/engine.
+//
+// # Values
+//
+// A template reads the host's values as data, and never calls the host's
+// code: maps are dicts (a Go map's keys iterate sorted), slices and arrays
+// are lists, structs are objects whose attributes are their exported
+// fields (named as encoding/json names them; unexported fields do not
+// exist), pointers are their targets, nil is None; a struct implementing
+// fmt.Stringer or encoding.TextMarshaler prints as its text, any other as
+// the dict of its fields. Methods and function values are never called.
+// DecodeJSON reads JSON as templates see it; integers beyond 64 bits are
+// an error, never a rounded float.
 //
 // # Limits
 //
-// One render writes at most WithMaxOutputBytes (16 MiB by default) and runs
-// at most WithMaxIterations loop iterations in all (one million); beyond
-// either it stops with ErrOutputLimit naming the template. A string a
-// template builds (with ~, +, *, join, replace, indent) is at most 16 MiB,
-// and a list at most 2 Mi items: beyond, ErrOutputLimit too. range()
-// yields at most 100,000 items (ErrTemplate); ** takes time logarithmic
-// in its exponent; tojson indents at most 64 spaces. At load, blocks nest
-// at most 64 deep, one expression at most 64 levels (parentheses, list
-// and argument nesting, unary operators, and each link of a chain of
-// operators, filters or attributes), includes 32 deep; include cycles
-// are refused. A panic while rendering (in a value's method, say) is
-// recovered and returned as an ErrTemplate error naming the template.
+// One render writes at most WithMaxOutputBytes (16 MiB by default), builds
+// values of at most WithMaxMemory bytes in all (64 MiB; charged before each
+// is built), runs at most WithMaxIterations loop iterations (one million)
+// and WithMaxWork units of work (50 million), and nests macro calls and
+// recursive loops at most WithMaxCallDepth deep (100); beyond any of them
+// it stops with ErrOutputLimit naming the template, line and column.
+// RenderContext and RenderMessagesContext stop at the context's end, and
+// WithMaxRenderTime bounds every render (ErrCanceled). range() yields at
+// most 100,000 items; tojson indents at most 64 spaces. At load, each file
+// is a regular file of at most WithMaxFileBytes (16 MiB, checked before
+// it is read), a template with its includes expanded is at most
+// WithMaxInlined bytes of source (4 MiB), blocks nest at most 64 deep, one
+// expression at most 64 levels, includes 32; cycles are refused. A panic
+// while rendering is recovered and returned as an error naming the
+// template.
 //
 // # Chat templates
 //

@@ -7,8 +7,11 @@ import (
 	"strings"
 )
 
-// Sentinel errors. Every error the manager returns wraps exactly one of
-// them, so hosts branch with errors.Is and print the error for people.
+// Sentinel errors. Every error the manager returns wraps one of them, so
+// hosts branch with errors.Is and print the error for people. Every
+// sentinel but the variables' (ErrMissingVariables, ErrExtraVariables,
+// ErrUndeclaredVariable, ErrVariableFunc), ErrUnknownTemplate and ErrClosed
+// is a kind of ErrTemplate: errors.Is(err, ErrTemplate) holds for it too.
 var (
 	// ErrTemplate is the umbrella for problems that are not one of the more
 	// specific sentinels below: syntax errors, unsupported constructs,
@@ -24,36 +27,44 @@ var (
 	// variable that its index.json entry does not declare.
 	ErrUndeclaredVariable = errors.New("manager: undeclared variable")
 	// ErrIndex is returned when index.json is malformed or names an invalid entry.
-	ErrIndex = errors.New("manager: invalid index")
+	ErrIndex = templateKind("manager: invalid index")
 	// ErrSandbox is returned when a template or an index entry tries to reach
 	// outside the template root.
-	ErrSandbox = errors.New("manager: sandbox violation")
+	ErrSandbox = templateKind("manager: sandbox violation")
 	// ErrUnsupported is returned at load for a construct promptkit does not
 	// support; the message names the supported alternative. It is a kind of
 	// ErrTemplate: errors.Is(err, ErrTemplate) holds for it too.
-	ErrUnsupported = fmt.Errorf("manager: unsupported construct (%w)", ErrTemplate)
+	ErrUnsupported = templateKind("manager: unsupported construct")
 	// ErrOutputLimit is returned when one render would exceed the configured
 	// output size (see WithMaxOutputBytes).
-	ErrOutputLimit = errors.New("manager: output limit exceeded")
+	ErrOutputLimit = templateKind("manager: output limit exceeded")
 	// ErrClosed is returned by operations on a closed manager.
 	ErrClosed = errors.New("manager: closed")
 	// ErrChatTemplate is returned by Render for a template with {% chat %}
 	// blocks (it renders to messages, with RenderMessages), and by Override
 	// for a source that would turn a text template into a chat template or
 	// the reverse.
-	ErrChatTemplate = errors.New("manager: chat template")
+	ErrChatTemplate = templateKind("manager: chat template")
 	// ErrVariableFunc is returned when a function bound to a variable (see
 	// WithFunc) fails or panics.
 	ErrVariableFunc = errors.New("manager: variable function failed")
 	// ErrRaised is returned when a template calls raise_exception(message),
 	// as Hugging Face chat templates do to refuse a conversation they cannot
 	// format; the error's message is the template's own.
-	ErrRaised = errors.New("manager: the template raised an exception")
+	ErrRaised = templateKind("manager: the template raised an exception")
 	// ErrCanceled is returned when a render's context is cancelled or
 	// reaches its deadline (RenderContext, WithMaxRenderTime); the error
 	// also wraps the context's error.
-	ErrCanceled = errors.New("manager: render cancelled")
+	ErrCanceled = templateKind("manager: render cancelled")
 )
+
+// templateKind makes a sentinel that is a kind of ErrTemplate.
+func templateKind(msg string) error { return &kindError{msg: msg} }
+
+type kindError struct{ msg string }
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return ErrTemplate }
 
 // Error is one problem with one template. It says where (template name,
 // file path relative to the template root, line and column when known) and
