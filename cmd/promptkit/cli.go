@@ -103,7 +103,8 @@ Example:
   promptkit render title --var intent="查询明天的天气"
   promptkit --dir ./prompts check
 
-Exit codes: 0 ok, 1 a prompt error (or a registry's), 2 bad usage.
+Exit codes: 0 ok, 1 a prompt error (or a registry's), 2 bad usage,
+130 and 143 stopped by SIGINT (Ctrl-C) and SIGTERM.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -163,6 +164,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return fail("%s does not read a template set: --dir does not apply", name)
 		}
 		err := cmd.run(c, args)
+		var sig interrupted
+		if err != nil && errors.As(context.Cause(ctx), &sig) {
+			// Stopped by a signal: say so once, and exit as shells expect.
+			fmt.Fprintf(stderr, "promptkit %s: %v\n", cmd.name, sig)
+			return 128 + int(sig.sig)
+		}
 		if err != nil && !errors.Is(err, errHelp) && !errors.Is(err, errReported) {
 			fmt.Fprintf(stderr, "promptkit %s: %v\n", cmd.name, err)
 		}

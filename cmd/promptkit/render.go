@@ -51,7 +51,7 @@ func runRender(c *cli, args []string) error {
 	}
 	defer m.Close()
 	if *messages {
-		msgs, err := m.RenderMessages(pos[0], vars)
+		msgs, err := m.RenderMessagesContext(c.ctx, pos[0], vars)
 		if err != nil {
 			return err
 		}
@@ -63,7 +63,7 @@ func runRender(c *cli, args []string) error {
 		}
 		return nil
 	}
-	out, err := m.Render(pos[0], vars)
+	out, err := m.RenderContext(c.ctx, pos[0], vars)
 	if errors.Is(err, manager.ErrChatTemplate) {
 		where := ""
 		if me := (*manager.Error)(nil); errors.As(err, &me) && me.Path != "" {
