@@ -57,6 +57,7 @@ type varSlot struct {
 func (t *Template) Chat() bool { return t.chat }
 
 type compiler struct {
+	run   []printPart // text and outputs not yet written (see flush)
 	prog  *jinja.Program
 	opt   Options
 	src   strings.Builder
@@ -88,6 +89,7 @@ func (s *Set) Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 	} else {
 		c.body(p.Tree.Root)
 	}
+	c.flush()
 	c.src.WriteString("{% end" + tagRoot + " %}")
 	pt, perr := s.pongo.FromString(c.src.String())
 	if perr != nil {
@@ -134,6 +136,7 @@ func (c *compiler) add(x any) string {
 }
 
 func (c *compiler) tag(name, arg string) {
+	c.flush()
 	c.src.WriteString("{% " + name)
 	if arg != "" {
 		c.src.WriteString(" " + arg)
@@ -141,17 +144,35 @@ func (c *compiler) tag(name, arg string) {
 	c.src.WriteString(" %}")
 }
 
-// text writes template text: as pongo2 text when pongo2 reads it back
-// unchanged, else through a text tag.
+// text adds template text to the run being collected.
 func (c *compiler) text(s string) {
 	if s == "" {
 		return
 	}
-	if strings.IndexByte(s, '{') < 0 && strings.IndexByte(s, '\x01') < 0 {
-		c.src.WriteString(s)
+	if n := len(c.run); n > 0 && c.run[n-1].x == nil {
+		c.run[n-1].text += s
 		return
 	}
-	c.tag(tagText, c.add(s))
+	c.run = append(c.run, printPart{text: s})
+}
+
+// flush writes the run of text and outputs collected: text alone as
+// pongo2's own text when pongo2 reads it back unchanged (else through a
+// text tag), anything with an output as one print tag.
+func (c *compiler) flush() {
+	run := c.run
+	c.run = nil
+	switch {
+	case len(run) == 0:
+	case len(run) == 1 && run[0].x == nil:
+		if s := run[0].text; strings.IndexByte(s, '{') < 0 && strings.IndexByte(s, '\x01') < 0 {
+			c.src.WriteString(s)
+		} else {
+			c.src.WriteString("{% " + tagText + " " + c.add(s) + " %}")
+		}
+	default:
+		c.src.WriteString("{% " + tagPrint + " " + c.add(run) + " %}")
+	}
 }
 
 // in compiles f with fr as the current frame and file as the source.
@@ -375,7 +396,7 @@ func (c *compiler) output(n *jinja.OutputNode) {
 		c.text(k.v.s) // a constant prints at load
 		return
 	}
-	c.tag(tagPrint, c.add(&printDef{at: c.site(n), x: x}))
+	c.run = append(c.run, printPart{x: x, at: c.site(n)})
 }
 
 func (c *compiler) forNode(n *jinja.ForNode) {

@@ -40,8 +40,10 @@ import (
 // with a Go function before the render; no template can call it).
 
 // FromGo converts a host's value for a template.
-func FromGo(x any) Value {
-	switch x := x.(type) {
+func FromGo(v any) Value {
+	// Containers keep v itself, the interface the host already made: a
+	// []any re-boxed from x would allocate on every read.
+	switch x := v.(type) {
 	case nil:
 		return none
 	case Value:
@@ -60,12 +62,12 @@ func FromGo(x any) Value {
 		if x == nil {
 			return none
 		}
-		return Value{k: List, ref: x}
+		return Value{k: List, ref: v}
 	case map[string]any:
 		if x == nil {
 			return none
 		}
-		return Value{k: Dict, ref: x}
+		return Value{k: Dict, ref: v}
 	case *OrderedDict:
 		if x == nil {
 			return none
@@ -90,7 +92,7 @@ func FromGo(x any) Value {
 		}
 		return objectValue(hostBytes(x))
 	}
-	return fromReflect(reflect.ValueOf(x))
+	return fromReflect(reflect.ValueOf(v))
 }
 
 // hostBytes is a []byte: printed as Python's bytes, usable as an image.

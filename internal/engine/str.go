@@ -97,6 +97,9 @@ func (p *printer) repr(v Value, depth int) error {
 		p.b = appendFloat(p.b, v.float())
 		return nil
 	case String:
+		if len(p.b)+len(v.s)+2 > p.limit {
+			return errPrintSize // before quoting it
+		}
 		return p.write(pyQuote(v.s))
 	case List, Tuple:
 		open, close := "[", "]"

@@ -71,25 +71,36 @@ func (n *rootTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter)
 
 const captureKey = "_pkcapture"
 
+// printTag prints a run of text and {{ … }} outputs that stand side by
+// side in a body: one tag for the run, not one node per piece.
 type printTag struct {
-	idx int
-	d   *printDef
+	idx   int
+	parts []printPart
 }
 
-type printDef struct {
-	at site
-	x  expr
+// printPart is text (x nil) or an output.
+type printPart struct {
+	text string
+	x    expr
+	at   site
 }
 
 func (n *printTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) *pongo2.Error {
 	st, ok := w.(*state)
 	if !ok {
-		n.d = w.(*linker).nodes[n.idx].(*printDef)
+		n.parts = w.(*linker).nodes[n.idx].([]printPart)
 		return nil
 	}
-	st.print(&n.d.at, n.d.x.eval(st))
-	if st.over {
-		return st.outputFull(&n.d.at)
+	for i := range n.parts {
+		p := &n.parts[i]
+		if p.x == nil {
+			st.WriteString(p.text)
+		} else {
+			st.print(&p.at, p.x.eval(st))
+		}
+		if st.over {
+			return st.outputFull(&p.at)
+		}
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ type chatChecker struct {
 }
 
 func (c *checker) chat(t *Tree) {
+	if !c.mayBeChat(t) {
+		return // no chat block and no image filter: nothing to check
+	}
 	k := &chatChecker{c: c}
 	k.body(t.Source, t.Root, outsideChat)
 	c.prog.Chat = k.hasChat
@@ -44,6 +47,28 @@ func (c *checker) chat(t *Tree) {
 		return int(a.Pos - b.Pos)
 	})
 	c.errs = append(c.errs, k.problems...)
+}
+
+// mayBeChat reports whether the template or a file it includes holds a
+// chat block or an image filter.
+func (c *checker) mayBeChat(t *Tree) bool {
+	found := false
+	look := func(n Node) bool {
+		switch x := n.(type) {
+		case *ChatNode:
+			found = true
+		case *FilterExpr:
+			found = found || x.Name == "image"
+		}
+		return !found
+	}
+	InspectAll(t.Root, look)
+	for _, tr := range c.prog.Trees {
+		if !found {
+			InspectAll(tr.Root, look)
+		}
+	}
+	return found
 }
 
 func (k *chatChecker) at(src *Source, e *Error) *Error {

@@ -130,6 +130,9 @@ type checker struct {
 	seen    map[string]bool     // undeclared names already reported, by file and position
 	loops   []*ForNode          // the loops around the current node
 	modules map[*Symbol]*Frame  // names bound by {% import … as name %}, to their module
+	// overSize is set once the template has outgrown MaxInlined: nothing
+	// more is loaded (each further include would only repeat the error).
+	overSize bool
 }
 
 func (c *checker) report(e *Error) {
@@ -384,6 +387,9 @@ func (c *checker) load(p Pos, tag, file string, ignoreMissing bool) *Tree {
 		c.report(errNoFiles(p, tag))
 		return nil
 	}
+	if c.overSize {
+		return nil
+	}
 	t, err := c.cfg.Load(clean)
 	if err != nil {
 		var le *LoadError
@@ -403,6 +409,7 @@ func (c *checker) load(p Pos, tag, file string, ignoreMissing bool) *Tree {
 	}
 	c.prog.Inlined += len(t.Source.Text)
 	if c.cfg.MaxInlined > 0 && c.prog.Inlined > c.cfg.MaxInlined {
+		c.overSize = true
 		c.report(errInlinedSize(p, tag, append(slices.Clone(c.stack), clean), c.cfg.MaxInlined))
 		return nil
 	}

@@ -100,7 +100,7 @@ func lex(src string, opt Options) ([]item, *Error) {
 		}
 		return nil, errInvalidUTF8(Pos(i))
 	}
-	l := &lexer{src: src, opt: opt, lineStart: true}
+	l := &lexer{src: src, opt: opt, lineStart: true, items: make([]item, 0, len(src)/24+8)}
 	for state := lexText; state != nil; {
 		state = state(l)
 	}

@@ -19,7 +19,7 @@ type Source struct {
 	runes []int32 // runes before each multiple of chunk
 }
 
-const chunk = 1024
+const chunk = 128
 
 // NewSource indexes text (already normalized, see Normalize) for Position.
 func NewSource(name, text string) *Source {
@@ -56,5 +56,15 @@ func (s *Source) runesBefore(off int) int {
 func (s *Source) Position(p Pos) (line, col int) {
 	off := min(max(int(p), 0), len(s.Text))
 	l := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) - 1
-	return l + 1, s.runesBefore(off) - s.runesBefore(s.lines[l]) + 1
+	start := s.lines[l]
+	if off-start <= chunk {
+		n := 0
+		for i := start; i < off; i++ {
+			if s.Text[i]&0xC0 != 0x80 {
+				n++
+			}
+		}
+		return l + 1, n + 1
+	}
+	return l + 1, s.runesBefore(off) - s.runesBefore(start) + 1
 }
