@@ -71,7 +71,7 @@ func TestCorpusGonja(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(files) == 0 {
-			t.Fatalf("no %s cases under %s: build the corpus first (python3 testdata/corpus/extract.py --mirrors DIR; python3 testdata/corpus/generate.py)", kind, CorpusDir)
+			t.Fatalf("no %s cases under %s: the case files are committed; regenerate them with python3 testdata/corpus/generate.py", kind, CorpusDir)
 		}
 		sort.Strings(files)
 		tally := tallies[kind]

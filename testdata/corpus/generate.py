@@ -7,6 +7,8 @@
 Inputs: manifest/chat.json, manifest/framework.json (what to render, with which variables, from
 which source), manifest/fixtures.json (the shared conversations, tools and documents) and
 sources/ (the template texts; extract.py builds them from the read_file answers in sources/read/).
+Without sources/ (it is not committed), each template text is taken from its committed case file,
+checked against the manifest's sha256, so --check runs on a fresh checkout.
 
 Chat templates render as transformers' apply_chat_template renders them (see render_chat);
 framework templates with the environment their framework's own loader builds (see
@@ -83,9 +85,17 @@ def load_json(*parts):
 
 
 def read_source(kind, ident, sha256):
+    """The template text: sources/<kind>/<id>.jinja as extract.py wrote it or, where sources/ is
+    absent (a fresh checkout: sources/ is not committed), the text the committed case file
+    <kind>/<id>.json already holds. Either way it must match the manifest's sha256."""
     path = os.path.join(HERE, "sources", kind, ident + ".jinja")
-    with open(path, "rb") as f:
-        data = f.read()
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            data = f.read()
+    else:
+        path = os.path.join(HERE, kind, ident + ".json")
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)["template"].encode("utf-8")
     got = hashlib.sha256(data).hexdigest()
     if got != sha256:
         raise ValueError(f"{path}: sha256 {got}, the manifest says {sha256}")
