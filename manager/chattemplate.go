@@ -65,7 +65,7 @@ func ParseChatTemplate(name, source string, opts ...Option) (*ChatTemplate, erro
 	declared := slices.Clone(chatVars)
 	var prog *jinja.Program
 	for range 2 {
-		prog, err = jinja.Check(tree, &jinja.Config{Catalog: hfCatalog, Declared: declared, RuntimeMethods: true,
+		prog, err = jinja.Check(tree, &jinja.Config{Catalog: hfCatalog, Declared: declared, Lenient: true,
 			Load: func(string) (*jinja.Tree, error) {
 				return nil, &jinja.LoadError{Kind: jinja.Include, Msg: "a chat template includes no file"}
 			}})

@@ -605,14 +605,17 @@ func (c *compiler) expr(x jinja.Expr) expr {
 	case *jinja.CallExpr:
 		return c.call(x)
 	case *jinja.FilterExpr:
+		if c.unknown(c.opt.filterDef(x.Name)) {
+			return c.failsAtRuntime(x, fmt.Sprintf("filter %q is not supported", x.Name))
+		}
 		return &filterX{x: c.input(x), c: *c.filterCall(x)}
 	case *jinja.TestExpr:
 		if n, ok := x.X.(*jinja.NameExpr); ok && (x.Name == "defined" || x.Name == "undefined") {
 			return &definedX{x: c.expr(n), neg: (x.Name == "undefined") != x.Negated}
 		}
 		d := tests[x.Name]
-		if d == nil || d.refused != "" {
-			c.fail(x, "test %q is not supported", x.Name)
+		if c.unknown(d) {
+			return c.failsAtRuntime(x, fmt.Sprintf("test %q is not supported", x.Name))
 		}
 		return &testX{x: c.expr(x.X), c: c.builtinCall(x, d, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs), neg: x.Negated}
 	case *jinja.UnaryExpr:
@@ -716,12 +719,26 @@ func (c *compiler) fold(x expr) expr {
 	return &constX{v: v}
 }
 
+// filterDef is the filter a name calls in this environment.
+func (o Options) filterDef(name string) *builtinDef {
+	if o.HuggingFace && name == "tojson" {
+		return hfToJSONDef
+	}
+	return filters[name]
+}
+
+// unknown reports a builtin the runtime does not run (only a lenient
+// check lets one through: see jinja.Config.Lenient).
+func (c *compiler) unknown(d *builtinDef) bool { return d == nil || d.refused != "" }
+
+// failsAtRuntime compiles what fails when it is reached.
+func (c *compiler) failsAtRuntime(n jinja.Node, msg string) expr {
+	return &failX{at: c.site(n), msg: msg}
+}
+
 // filterCall binds a filter's arguments.
 func (c *compiler) filterCall(f *jinja.FilterExpr) *builtinCall {
-	d := filters[f.Name]
-	if c.opt.HuggingFace && f.Name == "tojson" {
-		d = hfToJSONDef
-	}
+	d := c.opt.filterDef(f.Name)
 	if d == nil || d.refused != "" {
 		c.fail(f, "filter %q is not supported", f.Name)
 	}

@@ -363,3 +363,15 @@ type definedX struct {
 func (x *definedX) eval(st *state) Value {
 	return boolValue((x.x.eval(st).k != Undefined) != x.neg)
 }
+
+// failX is a construct the runtime does not run, let through to fail only
+// if a render reaches it (a lenient check's unknown filter or test).
+type failX struct {
+	at  site
+	msg string
+}
+
+func (x *failX) eval(st *state) Value {
+	st.fail(&x.at, errors.New(x.msg))
+	return Value{}
+}

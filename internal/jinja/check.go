@@ -56,11 +56,12 @@ type Config struct {
 	MaxInlined int
 	// MaxIncludeDepth bounds the nesting of includes and imports.
 	MaxIncludeDepth int
-	// RuntimeMethods leaves unknown and refused methods to the runtime,
-	// which fails the render that calls one: as Jinja's sandbox does, for
-	// third-party templates (a model's chat template) that hold such calls
-	// in branches they do not take.
-	RuntimeMethods bool
+	// Lenient leaves unknown and refused filters, tests and methods to the
+	// runtime, which fails the render that reaches one, as Jinja does for
+	// filters and tests inside conditional branches and its sandbox does
+	// for methods: for third-party templates (a model's chat template) that
+	// hold such calls in branches they do not take.
+	Lenient bool
 }
 
 // Program is a checked template: the tree and what the checks found.
@@ -623,6 +624,7 @@ func (c *checker) expr(x Expr) {
 		c.args(x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
 		spec, ok := c.cfg.Catalog.Filters[x.Name]
 		switch {
+		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
 			c.report(errUnknownFilter(x.Pos, x.Name, c.cfg.Catalog.Filters))
 		case spec.Refused != "":
@@ -635,6 +637,7 @@ func (c *checker) expr(x Expr) {
 		c.args(x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
 		spec, ok := c.cfg.Catalog.Tests[x.Name]
 		switch {
+		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
 			c.report(errUnknownTest(x.Pos, x.Name, c.cfg.Catalog.Tests))
 		case spec.Refused != "":
@@ -708,7 +711,7 @@ func (c *checker) call(x *CallExpr) {
 		}
 		spec, ok := c.cfg.Catalog.Methods[fn.Name]
 		switch {
-		case c.cfg.RuntimeMethods && (!ok || spec.Refused != ""):
+		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
 			c.report(errUnknownMethod(x.Pos, fn.Name, c.cfg.Catalog.Methods))
 		case spec.Refused != "":
