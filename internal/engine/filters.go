@@ -68,11 +68,11 @@ func init() {
 			if in.k == String {
 				return in, nil
 			}
-			s, err := strString(in)
-			if err == nil {
-				err = st.charge(len(s))
+			p := printer{limit: st.budgetLeft()}
+			if err := p.str(in); err != nil {
+				return Value{}, st.printErr(err, len(p.b))
 			}
-			return strValue(s), err
+			return strValue(string(p.b)), st.charge(len(p.b))
 		}},
 		&builtinDef{name: "striptags", fn: filterStriptags},
 		&builtinDef{name: "sum", params: []param{opt("attribute", none0), opt("start", intValue(0))}, fn: filterSum},
@@ -698,6 +698,12 @@ func filterLength(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 }
 
 func filterList(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	if in.k == String {
+		// A list of characters: charged before it is made.
+		if err := st.chargeItems(runeCount(in.s)); err != nil {
+			return Value{}, err
+		}
+	}
 	items, err := values(in)
 	if err != nil {
 		return Value{}, err

@@ -83,6 +83,9 @@ func (o *jsonOpts) setIndent(v Value) error {
 }
 
 func dumpJSON(st *state, v Value, o jsonOpts) (Value, error) {
+	if atLeast(v, st.budgetLeft()) {
+		return Value{}, st.tooBig(st.budgetLeft())
+	}
 	w := jsonWriter{o: o, p: printer{limit: st.budgetLeft()}}
 	if err := w.value(v, 0); err != nil {
 		return Value{}, st.printErr(err, len(w.p.b))
@@ -247,6 +250,15 @@ func (w *jsonWriter) object(v Value, keys []Value, get func(Value) Value, depth 
 }
 
 func (w *jsonWriter) str(s string) {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && !(w.o.htmlSafe && (c == '<' || c == '>' || c == '&' || c == '\''))
+	}
+	if plain {
+		w.p.b = append(append(append(w.p.b, '"'), s...), '"')
+		return
+	}
 	b := append(w.p.b, '"')
 	for _, r := range s {
 		switch r {

@@ -458,6 +458,18 @@ func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {
 	}
 	var parts []string
 	if sepV.k == None {
+		// Count the fields first: the list is charged before it is made.
+		n, in := 0, false
+		for _, r := range s {
+			sp := unicode.IsSpace(r)
+			if !sp && !in {
+				n++
+			}
+			in = !sp
+		}
+		if err := st.chargeItems(n); err != nil {
+			return Value{}, err
+		}
 		fields := strings.FieldsFunc(s, unicode.IsSpace)
 		if maxsplit >= 0 && int64(len(fields)) > maxsplit+1 {
 			// Python keeps the rest of the string, from the first
@@ -490,6 +502,9 @@ func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {
 		}
 		if sep == "" {
 			return Value{}, fmt.Errorf("empty separator")
+		}
+		if err := st.chargeItems(strings.Count(s, sep) + 1); err != nil {
+			return Value{}, err
 		}
 		n := -1
 		if maxsplit >= 0 {

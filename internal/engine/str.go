@@ -102,6 +102,9 @@ func (p *printer) repr(v Value, depth int) error {
 		}
 		return p.write(pyQuote(v.s))
 	case List, Tuple:
+		if depth == 0 && atLeast(v, p.limit-len(p.b)) {
+			return errPrintSize // known too large before printing any of it
+		}
 		open, close := "[", "]"
 		if v.k == Tuple {
 			open, close = "(", ")"
@@ -224,6 +227,31 @@ func (p *printer) object(v Value, depth int) error {
 	return p.write(fmt.Sprintf("<%T>", v.ref))
 }
 
+// atLeast reports whether the printed form of v surely exceeds n bytes,
+// from the lengths of the strings it holds (one pass over its items, no
+// printing).
+func atLeast(v Value, n int) bool {
+	total := 0
+	var walk func(v Value, depth int) bool
+	walk = func(v Value, depth int) bool {
+		if depth > 8 {
+			return false
+		}
+		switch v.k {
+		case String:
+			total += len(v.s) + 2
+		case List, Tuple:
+			for i := 0; i < seqLen(v) && total <= n; i++ {
+				if walk(seqAt(v, i), depth+1) {
+					return true
+				}
+			}
+		}
+		return total > n
+	}
+	return walk(v, 0)
+}
+
 // appendFloat formats a float as Python's repr does: the shortest digits
 // that round-trip, ".0" for integral values, exponent form outside
 // 1e-4..1e16.
@@ -267,6 +295,14 @@ func appendFloat(b []byte, f float64) []byte {
 
 // pyQuote quotes a string as Python's repr does.
 func pyQuote(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x7f && c != '\\' && c != '\''
+	}
+	if plain {
+		return "'" + s + "'" // the common case: nothing to escape
+	}
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'

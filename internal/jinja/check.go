@@ -103,6 +103,14 @@ func Check(t *Tree, cfg *Config) (*Program, error) {
 	}
 	c.prog.Root = root
 	c.stack = []string{t.Source.Name}
+	if c.cfg.MaxInlined > 0 && c.cfg.Load != nil {
+		// Refuse an amplifying set before expanding anything: the size of
+		// each file with its includes expanded, from one parse of each.
+		if n, chain := c.expandedSize(t); n > c.cfg.MaxInlined {
+			c.report(errInlinedSize(0, "include", chain, c.cfg.MaxInlined))
+			return c.prog, c.errs
+		}
+	}
 	c.inFrame(root, func() {
 		if extendsNode(t) != nil {
 			if in := c.inherit(t); in != nil {
@@ -722,4 +730,82 @@ func (c *checker) call(x *CallExpr) {
 	default:
 		c.expr(x.Fn)
 	}
+}
+
+// expandedSize is the source size of t with every literal include,
+// import and extends expanded (each file parsed once; the sizes of files
+// memoized, so parts that include each other many times cost one parse
+// each), and the chain of files that contributes the most.
+func (c *checker) expandedSize(t *Tree) (int, []string) {
+	type entry struct {
+		size  int
+		edges []string
+	}
+	memo := map[string]*entry{}
+	var size func(name string, tr *Tree, depth int) int
+	size = func(name string, tr *Tree, depth int) int {
+		if e, ok := memo[name]; ok {
+			if e == nil {
+				return 0 // a cycle: reported by the walk
+			}
+			return e.size
+		}
+		if depth > 64 {
+			return 0
+		}
+		memo[name] = nil
+		e := &entry{size: len(tr.Source.Text)}
+		InspectAll(tr.Root, func(n Node) bool {
+			var x Expr
+			switch n := n.(type) {
+			case *IncludeNode:
+				x = n.Template
+			case *ImportNode:
+				x = n.Template
+			case *FromImportNode:
+				x = n.Template
+			case *ExtendsNode:
+				x = n.Template
+			default:
+				return true
+			}
+			if k, ok := x.(*ConstExpr); ok {
+				if p, ok := k.Value.(string); ok {
+					e.edges = append(e.edges, path.Clean(p))
+				}
+			}
+			return true
+		})
+		for _, p := range e.edges {
+			if _, ok := memo[p]; !ok {
+				if sub, err := c.cfg.Load(p); err == nil {
+					size(p, sub, depth+1)
+				}
+			}
+			if sub := memo[p]; sub != nil {
+				e.size += sub.size
+			}
+			if e.size > 1<<40 {
+				break // far over any limit
+			}
+		}
+		memo[name] = e
+		return e.size
+	}
+	total := size(t.Source.Name, t, 0)
+	chain := []string{t.Source.Name}
+	for cur := memo[t.Source.Name]; cur != nil && len(chain) < 16; {
+		best, bestSize := "", -1
+		for _, p := range cur.edges {
+			if e := memo[p]; e != nil && e.size > bestSize {
+				best, bestSize = p, e.size
+			}
+		}
+		if best == "" {
+			break
+		}
+		chain = append(chain, best)
+		cur = memo[best]
+	}
+	return total, chain
 }
