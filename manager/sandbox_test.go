@@ -49,7 +49,7 @@ func TestSandboxIncludeAmplification(t *testing.T) {
 		require.ErrorIs(t, err, manager.ErrTemplate)
 		assert.Contains(t, err.Error(), "would exceed 4194304 bytes of source")
 		assert.Contains(t, err.Error(), want)
-		assert.Less(t, time.Since(start), 5*time.Second)
+		assert.Less(t, time.Since(start), slowdown*time.Second)
 	}
 }
 
@@ -74,7 +74,7 @@ func TestSandboxMemoryBudget(t *testing.T) {
 			_, err = m.Render("t", nil)
 			require.ErrorIs(t, err, manager.ErrOutputLimit)
 			assert.Contains(t, err.Error(), "t.md:1:")
-			assert.Less(t, time.Since(start), 10*time.Second)
+			assert.Less(t, time.Since(start), slowdown*5*time.Second)
 		})
 	}
 }
@@ -214,7 +214,7 @@ func TestSandboxEmptyDuringSave(t *testing.T) {
 func TestSandboxLinearLoad(t *testing.T) {
 	for name, src := range map[string]string{
 		"adjacent strings": "{{ " + strings.Repeat(`"a" `, 200_000) + "}}",
-		"one long line":    strings.Repeat("文字 {{ x }} ", 300_000),
+		"one long line":    strings.Repeat("文字 {{ x }} ", 250_000),
 		"many lines":       strings.Repeat("line {{ x }}\n", 300_000),
 		"many tags":        strings.Repeat("{% if x %}a{% endif %}", 150_000),
 	} {
@@ -222,7 +222,7 @@ func TestSandboxLinearLoad(t *testing.T) {
 			start := time.Now()
 			m, err := oneTemplate(t, src, []string{"x"}, manager.WithMaxFileBytes(16<<20))
 			require.NoError(t, err)
-			assert.Less(t, time.Since(start), 5*time.Second, "%d bytes", len(src))
+			assert.Less(t, time.Since(start), slowdown*2*time.Second, "%d bytes", len(src))
 			_, err = m.Render("t", map[string]any{"x": "y"})
 			require.NoError(t, err)
 		})

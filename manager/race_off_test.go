@@ -1,0 +1,5 @@
+//go:build !race
+
+package manager_test
+
+const slowdown = 1
