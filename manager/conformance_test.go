@@ -114,3 +114,12 @@ func TestPromptkitConformance(t *testing.T) {
 func TestExtraConformance(t *testing.T) {
 	runConformance(t, filepath.Join("testdata", "conformance", "extra_cases.json"), filepath.Join("testdata", "conformance", "extra_expected.json"))
 }
+
+// TestJinjaSemanticsConformance runs the cases of the semantics Jinja
+// templates rely on most (indexing by character, chained and bracketed
+// comparisons, printf formatting, loop attributes, macros and call blocks,
+// every filter family), made the same way (generate.py jinja_cases.json
+// jinja_expected.json).
+func TestJinjaSemanticsConformance(t *testing.T) {
+	runConformance(t, filepath.Join("testdata", "conformance", "jinja_cases.json"), filepath.Join("testdata", "conformance", "jinja_expected.json"))
+}

@@ -121,6 +121,9 @@ func Catalog(opt Options) jinja.Catalog {
 	for n, d := range globals {
 		c.Globals[n] = d.spec()
 	}
+	// The methods of the objects globals make: cycler().next(), .reset().
+	c.Methods["next"] = jinja.Spec{}
+	c.Methods["reset"] = jinja.Spec{}
 	for n, m := range methods {
 		var s jinja.Spec
 		first := true

@@ -4,7 +4,6 @@ package engine
 import (
 	"fmt"
 	"math"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -477,13 +476,7 @@ func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		for j < len(sorted) && equal(keyOf(sorted[j]), k) {
 			j++
 		}
-		grouper, _ := get(sorted[i])
-		if !cs {
-			grouper = k
-			if g, _ := get(sorted[i]); g.k != String {
-				grouper = g
-			}
-		}
+		grouper, _ := get(sorted[i]) // the first item's own value, as Jinja keeps it
 		out = append(out, Value{k: Tuple, ref: &seqData{items: []Value{grouper, listValue(slices.Clone(sorted[i:j]))}, names: []string{"grouper", "list"}}})
 		i = j
 	}
@@ -1234,15 +1227,35 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	return listValue(orEmptyValues(out)), nil
 }
 
+// urlQuote is Python's urllib.parse.quote: every byte but letters,
+// digits, "_.-~" and those in safe percent-encoded; with plus, a space is
+// "+" (quote_plus).
+func urlQuote(s, safe string, plus bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '.', c == '-', c == '~',
+			strings.IndexByte(safe, c) >= 0:
+			b.WriteByte(c)
+		case c == ' ' && plus:
+			b.WriteByte('+')
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
 func filterURLEncode(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	quote := func(v Value) (string, error) {
 		s, err := str1(v)
-		return strings.ReplaceAll(url.QueryEscape(s), "+", "%20"), err
+		return urlQuote(s, "", true), err // a query string's key or value
 	}
 	switch in.k {
 	case String:
 		// Jinja's url_quote keeps "/" for strings.
-		return strValue(strings.ReplaceAll(url.PathEscape(in.s), "%2F", "/")), nil
+		return strValue(urlQuote(in.s, "/", false)), nil
 	case Dict, List, Tuple:
 		var pairs []Value
 		if in.k == Dict {
@@ -1275,7 +1288,7 @@ func filterURLEncode(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return strValue(strings.ReplaceAll(url.PathEscape(s), "%2F", "/")), nil
+	return strValue(urlQuote(s, "/", false)), nil
 }
 
 var urlRE = regexp.MustCompile(`^(?:https?://|www\.)[^\s<>"]+$|^[\w.+-]+@[\w-]+\.[\w.-]+$`)

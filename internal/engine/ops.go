@@ -310,6 +310,11 @@ func getAttr(v Value, name string) (Value, error) {
 		}
 		return undefined, nil
 	case List, Tuple:
+		if d, ok := v.ref.(*seqData); ok && d.names != nil {
+			if i := slices.Index(d.names, name); i >= 0 {
+				return d.items[i], nil // a named tuple's field (groupby's grouper, list)
+			}
+		}
 		if slices.Contains(listMethods, name) {
 			return objectValue(&boundMethod{recv: v, name: name}), nil
 		}
@@ -326,6 +331,13 @@ func getAttr(v Value, name string) (Value, error) {
 			}
 		case *loopObj:
 			return o.attr(name)
+		case *cycler:
+			switch name {
+			case "next", "reset":
+				return objectValue(&boundMethod{recv: v, name: name}), nil
+			case "current":
+				return o.items[o.pos%len(o.items)], nil
+			}
 		case hostStruct:
 			if x, ok := o.field(name); ok {
 				return x, nil
