@@ -1,6 +1,10 @@
 package contextstack
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/seed-e7d2830f/promptkit/message"
+)
 
 // nameRenderer "renders" a template as its name: no template runs. It
 // stands in for the manager where a benchmark measures the rest.
@@ -15,7 +19,7 @@ func (nameRenderer) Render(name string, _ map[string]any) (string, error) { retu
 // this is the cost of the eight renders themselves.
 func BenchmarkAssembleWithoutRender(b *testing.B) {
 	layers := benchLayers()
-	base := Request{Messages: []Message{{Role: RoleSystem, Content: "old"}, {Role: RoleUser, Content: "问题"}}}
+	base := Request{Messages: []Message{message.Text(message.RoleSystem, "old"), message.Text(message.RoleUser, "问题")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		bl := NewBuilder()

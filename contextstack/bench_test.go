@@ -3,6 +3,8 @@ package contextstack
 import (
 	"fmt"
 	"testing"
+
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // benchLayers is a realistic stack of 50 layers holding 100 tools: one
@@ -56,7 +58,7 @@ func TestBenchLayersShape(t *testing.T) {
 func BenchmarkAssembleRender(b *testing.B) {
 	m := defaultManager(b)
 	layers := benchLayers()
-	base := Request{Messages: []Message{{Role: RoleSystem, Content: "old"}, {Role: RoleUser, Content: "问题"}}}
+	base := Request{Messages: []Message{message.Text(message.RoleSystem, "old"), message.Text(message.RoleUser, "问题")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		bl := NewBuilder()

@@ -10,6 +10,7 @@ import (
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/contextstack"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // A run starts from the incoming request. During the turn, retrieval
@@ -30,8 +31,8 @@ func Example() {
 	req := contextstack.Request{
 		System: "Answer from the documents only.",
 		Messages: []contextstack.Message{
-			{Role: contextstack.RoleSystem, Content: "a system message from an earlier turn"},
-			{Role: contextstack.RoleUser, Content: "How do I undo my last commit?"},
+			message.Text(message.RoleSystem, "a system message from an earlier turn"),
+			message.Text(message.RoleUser, "How do I undo my last commit?"),
 		},
 		Tools:      []contextstack.ToolSpec{search},
 		ToolChoice: contextstack.Auto,
@@ -65,7 +66,7 @@ func Example() {
 		fmt.Printf("document: %s [%s] %s\n", d.ID, d.ShorterID, d.Title)
 	}
 	for _, msg := range next.Messages {
-		fmt.Printf("message: %s: %s\n", msg.Role, msg.Content)
+		fmt.Printf("message: %s: %s\n", msg.Role, msg.Text())
 	}
 	fmt.Println("time:", next.Time.Format(time.RFC3339))
 

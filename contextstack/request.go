@@ -3,25 +3,15 @@ package contextstack
 import (
 	"slices"
 	"time"
+
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
-// Role is who speaks a message.
-type Role string
-
-// The message roles.
-const (
-	RoleSystem    Role = "system"
-	RoleUser      Role = "user"
-	RoleAssistant Role = "assistant"
-	RoleTool      Role = "tool"
-)
-
-// Message is one message of the conversation history.
-type Message struct {
-	Role    Role   `json:"role"`
-	Content string `json:"content"`
-	Name    string `json:"name,omitempty"` // the tool's name, for RoleTool
-}
+// Message is one message of the conversation history: promptkit's one
+// chat message type, so a history read from a request can go to a chat
+// template or a model API unchanged. Roles are message.RoleSystem and the
+// others of package message.
+type Message = message.Message
 
 // Request is what one model call receives: a system prompt, the history,
 // the tools offered this turn and the documents. A Request is a snapshot:
@@ -110,7 +100,7 @@ func (s Stack) DeriveRequest(base Request, r Renderer, opts ...DeriveOption) (Re
 	}
 	msgs := make([]Message, 0, len(base.Messages))
 	for _, m := range base.Messages {
-		if m.Role != RoleSystem {
+		if m.Role != message.RoleSystem {
 			msgs = append(msgs, m)
 		}
 	}

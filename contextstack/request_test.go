@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed-e7d2830f/promptkit/message"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,8 +16,8 @@ func incoming() Request {
 	return Request{
 		System: "只依据文档回答。",
 		Messages: []Message{
-			{Role: RoleSystem, Content: "旧的系统提示"},
-			{Role: RoleUser, Content: "北京明天天气？"},
+			message.Text(message.RoleSystem, "旧的系统提示"),
+			message.Text(message.RoleUser, "北京明天天气？"),
 		},
 		Tools:      []ToolSpec{tool("search")},
 		ToolChoice: Auto,
@@ -44,7 +45,7 @@ func TestFromRequest(t *testing.T) {
 		},
 		{
 			name: "only what the request has",
-			req:  Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}, Tools: []ToolSpec{}},
+			req:  Request{Messages: []Message{message.Text(message.RoleUser, "hi")}, Tools: []ToolSpec{}},
 			want: []Layer{},
 		},
 	}
@@ -68,7 +69,7 @@ func TestDeriveRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Request{
 		System:     "只依据文档回答。" + BlockSeparator + "注意省点 token",
-		Messages:   []Message{{Role: RoleUser, Content: "北京明天天气？"}},
+		Messages:   []Message{message.Text(message.RoleUser, "北京明天天气？")},
 		Tools:      []ToolSpec{tool("search"), tool("fetch")},
 		ToolChoice: Auto,
 		Documents: []Document{
@@ -90,15 +91,15 @@ func TestDeriveRequestEveryTurnIsFresh(t *testing.T) {
 	require.NoError(t, err)
 
 	turn1.Messages = append(turn1.Messages,
-		Message{Role: RoleAssistant, Content: "我查一下。"},
-		Message{Role: RoleSystem, Content: "一条中途的系统消息"},
+		message.Text(message.RoleAssistant, "我查一下。"),
+		message.Text(message.RoleSystem, "一条中途的系统消息"),
 	)
 	s = s.RemoveSource(SourceRequest).Append(user("platform", "新的系统提示"))
 	turn2, err := s.DeriveRequest(turn1, r, WithClock(FixedClock(turnTime.Add(time.Minute))))
 	require.NoError(t, err)
 
 	assert.Equal(t, "新的系统提示", turn2.System)
-	assert.Equal(t, []Message{{Role: RoleUser, Content: "北京明天天气？"}, {Role: RoleAssistant, Content: "我查一下。"}}, turn2.Messages)
+	assert.Equal(t, []Message{message.Text(message.RoleUser, "北京明天天气？"), message.Text(message.RoleAssistant, "我查一下。")}, turn2.Messages)
 	assert.Empty(t, turn2.Tools, "the stack is the truth: its request tools are gone")
 	assert.Empty(t, turn2.Documents)
 	assert.Equal(t, turnTime.Add(time.Minute), turn2.Time)
