@@ -115,15 +115,13 @@ func (s *Set) verify() error {
 // unusedError reports declared variables a template never uses, one a
 // line, as promptkit check prints them.
 func unusedError(m *manager.Manager) error {
-	unused := m.Unused()
+	unused := m.UnusedDeclarations()
 	if len(unused) == 0 {
 		return nil
 	}
-	var lines []string
-	for _, t := range m.Templates() {
-		if u := unused[t.Name]; len(u) > 0 {
-			lines = append(lines, fmt.Sprintf("%s: template %q: declared variables never used: %s", t.Path, t.Name, strings.Join(u, ", ")))
-		}
+	lines := make([]string, len(unused))
+	for i, u := range unused {
+		lines[i] = u.String()
 	}
 	return fmt.Errorf("%w:\n%s", ErrUnused, strings.Join(lines, "\n"))
 }

@@ -123,9 +123,10 @@ func (e *Error) Unwrap() []error {
 // all of them.
 type LoadError struct {
 	Problems []*Error
-	// Unused lists, by template, declared variables the template never
-	// reads: reported by promptkit check beside the problems.
-	Unused map[string][]string
+	// Unused lists, by template name, declared variables a template never
+	// reads. They alone do not refuse a set; promptkit check reports them
+	// beside the problems.
+	Unused []UnusedDeclaration
 }
 
 // Error prints one problem a line.
@@ -162,4 +163,19 @@ func Problems(err error) []*Error {
 		return []*Error{e}
 	}
 	return nil
+}
+
+// UnusedDeclaration is a template's declared variables that the template
+// never reads: a leftover in index.json, or a variable the template was
+// meant to print. A set with them loads; promptkit check and fleet
+// publishing refuse it.
+type UnusedDeclaration struct {
+	Template  string   // the template's name
+	Path      string   // its file, relative to the set's root
+	Variables []string // in index.json order
+}
+
+// String is the line promptkit check prints.
+func (u UnusedDeclaration) String() string {
+	return fmt.Sprintf("%s: template %q: declared variables never used: %s", u.Path, u.Template, strings.Join(u.Variables, ", "))
 }

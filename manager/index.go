@@ -67,6 +67,9 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 	bad := func(entry, format string, args ...any) {
 		problems = append(problems, &Error{Kind: ErrIndex, Template: entry, Path: IndexFile, Msg: fmt.Sprintf(format, args...)})
 	}
+	// Windows editors save UTF-8 with a byte-order mark; JSON forbids one,
+	// but it carries no meaning, so it is skipped rather than refused.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	var top map[string]json.RawMessage
 	if err := decodeStrict(data, &top); err != nil {
 		problems = append(problems, jsonError(data, err))

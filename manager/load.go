@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,7 +52,7 @@ type loader struct {
 	read     map[string]readFile
 	files    map[string][]byte // every file read, for the set's digest
 	problems []*Error
-	unused   map[string][]string
+	unused   []UnusedDeclaration
 	prev     *snapshot // the set serving, when reloading (for the empty-file check)
 }
 
@@ -65,7 +66,7 @@ type readFile struct {
 var catalog = engine.Catalog(engine.Options{})
 
 func newLoader(fsys fs.FS, cfg *config) *loader {
-	return &loader{fsys: fsys, cfg: cfg, set: engine.NewSet(), read: map[string]readFile{}, files: map[string][]byte{}, unused: map[string][]string{}}
+	return &loader{fsys: fsys, cfg: cfg, set: engine.NewSet(), read: map[string]readFile{}, files: map[string][]byte{}}
 }
 
 // load reads index.json and every template from fsys, and checks and
@@ -101,7 +102,7 @@ func load(fsys fs.FS, cfg *config, prev *snapshot) (*snapshot, error) {
 func (l *loader) loadError() *LoadError {
 	le := &LoadError{Problems: l.problems}
 	if len(l.unused) > 0 {
-		le.Unused = l.unused
+		le.Unused = slices.SortedFunc(slices.Values(l.unused), func(a, b UnusedDeclaration) int { return strings.Compare(a.Template, b.Template) })
 	}
 	return le
 }
@@ -253,7 +254,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 		}
 	}
 	if len(c.unused) > 0 {
-		l.unused[e.Name] = c.unused
+		l.unused = append(l.unused, UnusedDeclaration{Template: e.Name, Path: e.Path, Variables: c.unused})
 	}
 	if err != nil {
 		l.frontProblems(e.Name, err)

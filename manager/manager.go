@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -144,13 +145,27 @@ func (t Template) clone() Template {
 }
 
 // Unused returns, for each template that declares variables it never
-// references, those variable names (sorted). promptkit check reports them.
+// references, those variable names in index.json order.
 func (m *Manager) Unused() map[string][]string {
 	s := m.cur.Load()
 	out := map[string][]string{}
 	for _, n := range s.names {
 		if u := s.templates[n].unused; len(u) > 0 {
 			out[n] = append([]string(nil), u...)
+		}
+	}
+	return out
+}
+
+// UnusedDeclarations is Unused with each template's file, sorted by
+// template name: what promptkit check prints.
+func (m *Manager) UnusedDeclarations() []UnusedDeclaration {
+	s := m.cur.Load()
+	var out []UnusedDeclaration
+	for _, n := range s.names {
+		c := s.templates[n]
+		if len(c.unused) > 0 {
+			out = append(out, UnusedDeclaration{Template: n, Path: c.info.Path, Variables: slices.Clone(c.unused)})
 		}
 	}
 	return out

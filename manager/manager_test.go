@@ -1,6 +1,7 @@
 package manager_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,6 +121,15 @@ func TestUnusedVariablesReported(t *testing.T) {
 	m, err := manager.New(set(`{"version":1,"templates":{"t":{"path":"t.md","variables":["used","spare",{"name":"opt","required":false}]}}}`, map[string]string{"t.md": "{{ used }}"}))
 	require.NoError(t, err, "an unused variable does not stop the set from loading")
 	assert.Equal(t, map[string][]string{"t": {"spare", "opt"}}, m.Unused())
+	assert.Equal(t, []manager.UnusedDeclaration{{Template: "t", Path: "t.md", Variables: []string{"spare", "opt"}}}, m.UnusedDeclarations())
+	assert.Equal(t, `t.md: template "t": declared variables never used: spare, opt`, m.UnusedDeclarations()[0].String())
+
+	// A set refused for another reason still tells of its unused declarations.
+	_, err = manager.New(set(`{"version":1,"templates":{"t":{"path":"t.md","variables":["used","spare"]},"u":{"path":"u.md"}}}`,
+		map[string]string{"t.md": "{{ used }}", "u.md": "{{ nope }}"}))
+	le, ok := errors.AsType[*manager.LoadError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, []manager.UnusedDeclaration{{Template: "t", Path: "t.md", Variables: []string{"spare"}}}, le.Unused)
 }
 
 func TestLoadReportsEveryProblem(t *testing.T) {

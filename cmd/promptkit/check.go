@@ -1,18 +1,32 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"strings"
+	"io/fs"
+	"os"
+
+	"github.com/seed-e7d2830f/promptkit"
+	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const checkUsage = `Usage: promptkit check [DIR | --dir DIR]
+const checkUsage = `Usage: promptkit check [--strict] [DIR | --dir DIR]
 
 Loads and checks a whole template set and prints every problem, one a
 line, as path:line:col: message. Declared variables that a template never
 uses are problems here too. Exits 1 if anything is found; otherwise prints
 one line with the number of templates and the set's digest. The set is DIR
 (the same as --dir DIR), or the embedded set without either.
+
+A template file that is empty or holds only whitespace renders nothing
+whatever it is given; check prints a warning line for it and still exits
+0, or 1 with --strict.
+
+Flags:
+  --dir DIR   template set directory (default: the embedded set)
+  --strict    warnings fail the check too (exit 1)
 
 Example:
   promptkit check ./prompts
@@ -21,6 +35,7 @@ Example:
 func runCheck(c *cli, args []string) error {
 	fs := c.newFlags("check", checkUsage)
 	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
+	strict := fs.Bool("strict", false, "warnings fail the check too (exit 1)")
 	pos, err := c.parse(fs, checkUsage, args)
 	if err != nil {
 		return err
@@ -36,17 +51,26 @@ func runCheck(c *cli, args []string) error {
 	m, err := openSet(*dir)
 	if err != nil {
 		printProblems(c.stdout, err)
+		if le, ok := errors.AsType[*manager.LoadError](err); ok {
+			for _, u := range le.Unused {
+				fmt.Fprintln(c.stdout, u)
+			}
+		}
 		return errReported
 	}
 	defer m.Close()
-	n := 0
-	for _, t := range m.Templates() {
-		if u := m.Unused()[t.Name]; len(u) > 0 {
-			n++
-			fmt.Fprintf(c.stdout, "%s: template %q: declared variables never used: %s\n", t.Path, t.Name, strings.Join(u, ", "))
-		}
+	unused := m.UnusedDeclarations()
+	for _, u := range unused {
+		fmt.Fprintln(c.stdout, u)
 	}
-	if n > 0 {
+	if len(unused) > 0 {
+		return errReported
+	}
+	warnings := blankTemplates(*dir, m.Templates())
+	for _, w := range warnings {
+		fmt.Fprintln(c.stdout, w)
+	}
+	if *strict && len(warnings) > 0 {
 		return errReported
 	}
 	noun := "templates"
@@ -55,4 +79,28 @@ func runCheck(c *cli, args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "ok: %d %s, digest %s\n", len(m.Templates()), noun, m.Digest())
 	return nil
+}
+
+// blankTemplates warns of template files that are empty or only
+// whitespace: they load and render, but to nothing, which is rarely what
+// the author meant (a file saved before it was written, a wrong path).
+func blankTemplates(dir string, ts []manager.Template) []string {
+	fsys := promptkit.FS()
+	if dir != "" {
+		fsys = os.DirFS(dir)
+	}
+	var out []string
+	for _, t := range ts {
+		b, err := fs.ReadFile(fsys, t.Path)
+		if err != nil {
+			continue // the manager read it a moment ago; a file that went away since is the next check's news
+		}
+		switch {
+		case len(b) == 0:
+			out = append(out, fmt.Sprintf("%s: template %q: warning: the file is empty", t.Path, t.Name))
+		case len(bytes.TrimSpace(b)) == 0:
+			out = append(out, fmt.Sprintf("%s: template %q: warning: the file holds only whitespace", t.Path, t.Name))
+		}
+	}
+	return out
 }

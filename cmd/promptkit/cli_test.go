@@ -186,6 +186,44 @@ func TestCheckCommand(t *testing.T) {
 	assert.Equal(t, 0, code, "the embedded default set is clean")
 }
 
+// TestCheckReportsEverything: unused declarations are listed beside the
+// problems that refuse a set, not only once the set is clean.
+func TestCheckReportsEverything(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["x","spare"]},"u":{"path":"u.md"}}}`,
+		map[string]string{"t.md": "{{ x }}", "u.md": "{{ y }}"})
+	code, stdout, _ := runCLI(t, "", "check", dir)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "u.md:1:4: template \"u\": undeclared variable \"y\" (declare it in index.json under \"u\")\n"+
+		"t.md: template \"t\": declared variables never used: spare\n", stdout)
+}
+
+// TestCheckWarnsOfBlankTemplates: a blank file renders nothing; check
+// warns and passes, and fails with --strict (before or after DIR).
+func TestCheckWarnsOfBlankTemplates(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"a":{"path":"a.md"},"b":{"path":"b.md"},"c":{"path":"c.md"}}}`,
+		map[string]string{"a.md": "", "b.md": " \n\t\n", "c.md": "text"})
+	want := "a.md: template \"a\": warning: the file is empty\n" +
+		"b.md: template \"b\": warning: the file holds only whitespace\n"
+	code, stdout, _ := runCLI(t, "", "check", dir)
+	assert.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(stdout, want), stdout)
+	assert.Contains(t, stdout, "ok: 3 templates")
+	for _, args := range [][]string{{"check", "--strict", dir}, {"check", dir, "--strict"}} {
+		code, stdout, _ = runCLI(t, "", args...)
+		assert.Equal(t, 1, code, args)
+		assert.Equal(t, want, stdout, args)
+	}
+}
+
+// TestCheckSkipsIndexByteOrderMark: an index.json saved with a UTF-8
+// byte-order mark loads.
+func TestCheckSkipsIndexByteOrderMark(t *testing.T) {
+	dir := writeSet(t, "\ufeff"+`{"version":1,"templates":{"t":{"path":"t.md"}}}`, map[string]string{"t.md": "hi"})
+	code, stdout, _ := runCLI(t, "", "check", dir)
+	assert.Equal(t, 0, code, stdout)
+	assert.Contains(t, stdout, "ok: 1 template")
+}
+
 // TestHelpAndVersion: "help COMMAND" is that command's --help, and
 // --version names promptkit's and pongo2's versions.
 func TestHelpAndVersion(t *testing.T) {
