@@ -3,6 +3,8 @@ package manager_test
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
 	"testing/fstest"
 
 	"github.com/seed-e7d2830f/promptkit"
@@ -62,4 +64,26 @@ func ExampleProblems() {
 	// a.md:2:7: template "a": undeclared variable "flag" (declare it in index.json under "a")
 	// a.md:2:17: template "a": undeclared variable "y" (declare it in index.json under "a")
 	// b.md:1:13: template "b": Django filter arguments (default:arg) are not supported; write Jinja's default(arg)
+}
+
+// WithLogger makes the manager log through the program's logger; without
+// it a manager logs nothing. A host usually passes slog.Default().
+func ExampleWithLogger() {
+	dropTime := func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey || a.Key == "digest" {
+			return slog.Attr{}
+		}
+		return a
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: dropTime}))
+	m, err := manager.New(fstest.MapFS{
+		"index.json": {Data: []byte(`{"version": 1, "templates": {"hi": {"path": "hi.md"}}}`)},
+		"hi.md":      {Data: []byte("你好")},
+	}, manager.WithLogger(logger))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	// Output: level=INFO msg="promptkit: template set loaded" templates=1 generation=1
 }
