@@ -86,7 +86,7 @@ func Open(dir string, opts ...Option) (*Manager, error) {
 			return nil, fmt.Errorf("%w: %v (WithPollInterval polls instead)", ErrTemplate, err)
 		}
 	}
-	m, err := newManager(root.FS(), cfg)
+	m, err := newManager(newRootFS(root), cfg)
 	if err != nil {
 		w.Stop()
 		root.Close()

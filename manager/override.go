@@ -155,7 +155,7 @@ func (m *Manager) currentFS() (fs.FS, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return root.FS(), func() { root.Close() }, nil
+	return newRootFS(root), func() { root.Close() }, nil
 }
 
 // withOverrides returns a copy of cur with the templates of sources

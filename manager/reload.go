@@ -174,7 +174,7 @@ func (m *Manager) loadAgain() (*snapshot, error) {
 		return nil, err
 	}
 	defer root.Close()
-	return m.loadFrom(root.FS())
+	return m.loadFrom(newRootFS(root))
 }
 
 // openRoot opens the template directory, reporting failure as a LoadError.
