@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -21,17 +22,21 @@ import (
 // as spans of the output and get their text when the render is done, as
 // substrings of the one output string.
 type chatSink struct {
-	msgs   []message.Message
-	ranges [][2]int // each message's parts: parts[first:end]
-	parts  []message.Part
-	spans  []span // the text parts' text: spans of the output
-	urls   int    // bytes of image URLs, counted against the output limit
-	open   bool   // a block is running (blocks do not nest)
-	start  int    // offset in the output where the current text part starts
-	first  int    // index in parts of the current message's first part
+	msgs  []sinkMsg
+	parts []sinkPart
+	urls  []string // the image parts' URLs
+	nurl  int      // bytes of image URLs, counted against the output limit
+	open  bool     // a block is running (blocks do not nest)
+	start int      // offset in the output where the current text part starts
+	first int      // index in parts of the current message's first part
 }
 
-type span struct{ part, a, b int }
+// The sink's records hold no pointers but urls, so recording a message
+// costs no write barrier and a pooled sink is reset without clearing.
+type (
+	sinkMsg  struct{ role, first, end int } // role: an index in ChatRoles
+	sinkPart struct{ a, b int }             // a text part's span of the output; a < 0: the image urls[b]
+)
 
 func (s *chatSink) begin(st *state) {
 	s.open, s.start, s.first = true, len(st.out), len(s.parts)
@@ -43,55 +48,79 @@ func (s *chatSink) flush(st *state) {
 	a := s.start + len(text) - len(bytes.TrimLeftFunc(text, unicode.IsSpace))
 	b := s.start + len(bytes.TrimRightFunc(text, unicode.IsSpace))
 	if b > a {
-		s.spans = append(s.spans, span{part: len(s.parts), a: a, b: b})
-		s.parts = append(s.parts, message.Part{Type: message.PartText})
+		s.parts = append(s.parts, sinkPart{a: a, b: b})
 	}
 	s.start = len(st.out)
 }
 
 func (s *chatSink) addImage(st *state, u string) error {
-	if len(st.out)+s.urls+len(u) > st.max {
+	if len(st.out)+s.nurl+len(u) > st.max {
 		st.over = true
 		return errOutput
 	}
-	s.urls += len(u)
+	s.nurl += len(u)
 	s.flush(st)
-	s.parts = append(s.parts, message.Part{Type: message.PartImage, URL: u})
+	s.parts = append(s.parts, sinkPart{a: -1, b: len(s.urls)})
+	s.urls = append(s.urls, u)
 	return nil
 }
 
+// end closes the current message; role is one of ChatRoles (checked at
+// load for a literal, before the block runs for an expression).
 func (s *chatSink) end(st *state, role string) {
 	s.flush(st)
-	s.msgs = append(s.msgs, message.Message{Role: role})
-	s.ranges = append(s.ranges, [2]int{s.first, len(s.parts)})
+	s.msgs = append(s.msgs, sinkMsg{role: roleIndex(role), first: s.first, end: len(s.parts)})
 	s.open = false
 }
 
-// finish returns the messages, out being the render's whole output.
-func (s *chatSink) finish(out string) []message.Message {
-	parts := make([]message.Part, len(s.parts))
-	copy(parts, s.parts)
-	for _, sp := range s.spans {
-		parts[sp.part].Text = out[sp.a:sp.b]
+// release empties the sink, keeping its slices' memory, and returns it
+// to the pool. Nothing it held escapes: finish copies what it returns.
+// A sink that grew past a few hundred parts is left to the collector,
+// and the image URLs (they can be megabytes) are dropped.
+func (s *chatSink) release() {
+	if cap(s.parts) > 256 || cap(s.msgs) > 256 {
+		return
 	}
-	msgs := make([]message.Message, len(s.msgs))
-	copy(msgs, s.msgs)
-	for i, r := range s.ranges {
-		if r[1] > r[0] {
-			msgs[i].Parts = parts[r[0]:r[1]:r[1]]
+	clear(s.urls)
+	*s = chatSink{msgs: s.msgs[:0], parts: s.parts[:0], urls: s.urls[:0]}
+	sinkPool.Put(s)
+}
+
+// finish returns the messages, out being the render's whole output: text
+// parts are substrings of it. The usual one message of one part takes one
+// allocation.
+func (s *chatSink) finish(out string) []message.Message {
+	var msgs []message.Message
+	var parts []message.Part
+	if len(s.msgs) == 1 && len(s.parts) == 1 {
+		one := new(struct {
+			m [1]message.Message
+			p [1]message.Part
+		})
+		msgs, parts = one.m[:], one.p[:]
+	} else {
+		msgs, parts = make([]message.Message, len(s.msgs)), make([]message.Part, len(s.parts))
+	}
+	for i, p := range s.parts {
+		if p.a < 0 {
+			parts[i] = message.Part{Type: message.PartImage, URL: s.urls[p.b]}
+		} else {
+			parts[i] = message.Part{Type: message.PartText, Text: out[p.a:p.b]}
+		}
+	}
+	for i, m := range s.msgs {
+		msgs[i].Role = ChatRoles[m.role]
+		if m.end > m.first {
+			msgs[i].Parts = parts[m.first:m.end:m.end]
 		}
 	}
 	return msgs
 }
 
-func validRole(r string) bool {
-	for _, x := range ChatRoles {
-		if r == x {
-			return true
-		}
-	}
-	return false
-}
+// roleIndex is role's index in ChatRoles, or -1.
+func roleIndex(role string) int { return slices.Index(ChatRoles, role) }
+
+func validRole(r string) bool { return roleIndex(r) >= 0 }
 
 // imageURL turns the value of {{ x | image }} into an image part's URL:
 // an http(s) URL, a data:image/…;base64, URL, or raw bytes of a PNG,

@@ -30,13 +30,19 @@ func (t *Template) Render(ctx context.Context, vars map[string]any, lim *Limits)
 
 // RenderMessages renders a chat template's messages.
 func (t *Template) RenderMessages(ctx context.Context, vars map[string]any, lim *Limits) ([]message.Message, error) {
-	sink := &chatSink{}
+	sink := sinkPool.Get().(*chatSink)
+	defer sink.release()
 	out, _, err := t.run(ctx, vars, lim, sink)
 	if err != nil {
 		return nil, err
 	}
 	return sink.finish(out), nil
 }
+
+// sinkPool keeps chat sinks with their slices, so that a render of
+// messages allocates only what it returns: the messages, their parts and
+// the output.
+var sinkPool = sync.Pool{New: func() any { return new(chatSink) }}
 
 func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, sink *chatSink) (out string, n int, err error) {
 	st := statePool.Get().(*state)
