@@ -3,7 +3,6 @@ package manager
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"strconv"
 )
 
@@ -14,7 +13,8 @@ import (
 // (index.json and every template and part read while loading, never a file
 // the set does not reference), in byte order of their slash-separated
 // paths relative to the set's root, the path, its length in bytes and the
-// bytes themselves. File times, modes, the directory the set sits in and
+// SHA-256 of its bytes. (Hashes of the files, not the files: a reload
+// that reads one changed file computes the digest without the others.) File times, modes, the directory the set sits in and
 // the host's path separator take no part; a change of one byte in a used
 // file changes it. Bytes are taken as they are: a checkout that turns LF
 // into CRLF is a different set (it renders the same, but its files differ).
@@ -22,16 +22,27 @@ import (
 // digestPrefix marks the algorithm, in the form OCI digests take.
 const digestPrefix = "sha256:"
 
-// fileDigest computes the digest of the files, path → content.
-func fileDigest(files map[string][]byte) string {
+// fileSum is what the digest takes of one file.
+type fileSum struct {
+	size int
+	sum  [sha256.Size]byte
+}
+
+func sumOf(data []byte) fileSum { return fileSum{size: len(data), sum: sha256.Sum256(data)} }
+
+// fileDigest computes the digest of the files, path → sum; paths are
+// their keys, sorted.
+func fileDigest(paths []string, files map[string]fileSum) string {
 	h := sha256.New()
-	for _, p := range slices.Sorted(mapKeys(files)) {
-		data := files[p]
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-		h.Write([]byte(strconv.Itoa(len(data))))
-		h.Write([]byte{0})
-		h.Write(data)
+	var buf []byte
+	for _, p := range paths {
+		f := files[p]
+		buf = append(buf[:0], p...)
+		buf = append(buf, 0)
+		buf = strconv.AppendInt(buf, int64(f.size), 10)
+		buf = append(buf, 0)
+		buf = append(buf, f.sum[:]...)
+		h.Write(buf)
 	}
 	return digestPrefix + hex.EncodeToString(h.Sum(nil))
 }

@@ -131,8 +131,10 @@
 // Open(dir, WithWatch()) keeps the set live: any change under dir (editor
 // renames, new directories, a Kubernetes ConfigMap's ..data swap, a queue
 // overflow) triggers, after a quiet period (WithDebounce, 100 ms; at most
-// WithMaxWait, 1 s), a full reload that is checked whole before it replaces
-// the live set in one atomic step. A broken edit never goes live: the last
+// WithMaxWait, 1 s), a reload that is checked whole before it replaces
+// the live set in one atomic step. When the watcher can name the files
+// that changed, only the templates those files feed are recompiled
+// (ReloadEvent.Compiled counts them); otherwise the set is read whole. A broken edit never goes live: the last
 // good set keeps serving and LastError says why. Generation counts
 // successful loads, Subscribe reports every attempt, Reload reloads on
 // demand, WithPollInterval polls where inotify is unavailable, and Close

@@ -8,6 +8,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -31,6 +32,16 @@ type snapshot struct {
 	gen       uint64
 	overrides map[string]override // templates replaced by Override (override.go)
 	digest    string              // of the files loaded (digest.go)
+	files     map[string]fileSum  // every file the set used, for the digest and for reloads that apply a change (reload_files.go)
+	paths     []string            // the keys of files, sorted
+	// others are the files of files that no template's sources list
+	// (index.json, files read for the whole set): a change to one of
+	// them reloads the set whole.
+	others []string
+	compiled int // templates its load compiled (ReloadEvent.Compiled)
+	// applies says a reload may apply a watcher's list of changed files
+	// to this set instead of reading it whole (reload_files.go).
+	applies bool
 }
 
 // compiled is one template, ready to render.
@@ -41,6 +52,7 @@ type compiled struct {
 	unused   []string // declared but never referenced
 	chat     bool     // has {% chat %} blocks: renders with RenderMessages
 	sizes    []int    // the source size of the entry's file and each file it includes
+	sources  []string // those files' paths, in the same order: what a change must touch to recompile the template
 }
 
 // loader holds the state of one load: files are read once and shared by
@@ -50,7 +62,7 @@ type loader struct {
 	cfg      *config
 	set      *engine.Set
 	read     map[string]readFile
-	files    map[string][]byte // every file read, for the set's digest
+	files    map[string]fileSum // every file read, for the set's digest
 	problems []*Error
 	unused   []UnusedDeclaration
 	prev     *snapshot // the set serving, when reloading (for the empty-file check)
@@ -66,7 +78,7 @@ type readFile struct {
 var catalog = engine.Catalog(engine.Options{})
 
 func newLoader(fsys fs.FS, cfg *config) *loader {
-	return &loader{fsys: fsys, cfg: cfg, set: engine.NewSet(), read: map[string]readFile{}, files: map[string][]byte{}}
+	return &loader{fsys: fsys, cfg: cfg, set: engine.NewSet(), read: map[string]readFile{}, files: map[string]fileSum{}}
 }
 
 // load reads index.json and every template from fsys, and checks and
@@ -92,10 +104,12 @@ func load(fsys fs.FS, cfg *config, prev *snapshot) (*snapshot, error) {
 		return nil, l.loadError()
 	}
 	sort.Strings(s.names)
-	s.digest = fileDigest(l.files)
-	for _, c := range s.templates {
-		c.info.SetDigest = s.digest
-	}
+	s.files = l.files
+	s.paths = slices.Sorted(maps.Keys(s.files))
+	s.digest = fileDigest(s.paths, s.files)
+	s.others = otherFiles(s)
+	s.compiled = len(s.templates)
+	s.applies = l.cfg.watch && allPlain(fsys, s.files)
 	return s, nil
 }
 
@@ -119,7 +133,7 @@ func (l *loader) readFile(p string) ([]byte, error) {
 	data, err := readSetFile(l.fsys, p, l.cfg.maxFileBytes)
 	l.read[p] = readFile{data: data, err: err}
 	if err == nil {
-		l.files[p] = data
+		l.files[p] = sumOf(data)
 	}
 	return data, err
 }
@@ -227,7 +241,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 	nproblems := len(l.problems)
 	h := sha256.New()
 	h.Write([]byte(source))
-	c := &compiled{info: e, declared: map[string]*Variable{}, sizes: []int{len(source)}}
+	c := &compiled{info: e, declared: map[string]*Variable{}, sizes: []int{len(source)}, sources: []string{file}}
 	names := make([]string, 0, len(e.Variables))
 	for i := range c.info.Variables {
 		v := &c.info.Variables[i]
@@ -302,6 +316,7 @@ func (l *loader) includeLoader(h hash.Hash, c *compiled) func(string) (*jinja.Tr
 		}
 		fmt.Fprintf(h, "\x00%s\x00%s", p, data)
 		c.sizes = append(c.sizes, len(data))
+		c.sources = append(c.sources, p)
 		return jinja.Parse(p, string(data), l.cfg.jinja)
 	}
 }

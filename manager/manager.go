@@ -95,10 +95,10 @@ func Open(dir string, opts ...Option) (*Manager, error) {
 	m.dir, m.root = abs, root
 	if w != nil {
 		m.w = w
-		w.Start(func(trigger string) {
+		w.Start(func(c watch.Change) {
 			m.reloads.sem <- struct{}{}
 			defer func() { <-m.reloads.sem }()
-			m.reloadLocked(trigger)
+			m.reloadLocked(c.Trigger, c.Files)
 		})
 	}
 	return m, nil
@@ -126,17 +126,21 @@ func (m *Manager) Templates() []Template {
 	out := make([]Template, len(s.names))
 	for i, n := range s.names {
 		out[i] = s.templates[n].info.clone()
+		out[i].SetDigest = s.digest
 	}
 	return out
 }
 
 // Lookup describes one template.
 func (m *Manager) Lookup(name string) (Template, bool) {
-	c, ok := m.cur.Load().templates[name]
+	s := m.cur.Load()
+	c, ok := s.templates[name]
 	if !ok {
 		return Template{}, false
 	}
-	return c.info.clone(), true
+	t := c.info.clone()
+	t.SetDigest = s.digest
+	return t, true
 }
 
 func (t Template) clone() Template {

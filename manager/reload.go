@@ -35,6 +35,10 @@ type ReloadEvent struct {
 	// Time is when the attempt ended; Duration how long the load took.
 	Time     time.Time
 	Duration time.Duration
+	// Compiled is how many templates a successful attempt compiled: every
+	// template when it read the set whole, only those whose files changed
+	// when the watcher could name the files (see WithWatch).
+	Compiled int
 }
 
 // The triggers of a reload, as ReloadEvent.Trigger and the logs name them.
@@ -82,7 +86,7 @@ func (m *Manager) Reload(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return m.reloadLocked(TriggerReload)
+	return m.reloadLocked(TriggerReload, nil)
 }
 
 // Generation counts the successful loads of the set: 1 after New or Open,
@@ -125,10 +129,11 @@ func (m *Manager) Subscribe(f func(ReloadEvent)) (cancel func()) {
 }
 
 // reloadLocked loads, swaps on success, records, logs and notifies. The
-// caller holds m.reloads.sem.
-func (m *Manager) reloadLocked(trigger string) error {
+// caller holds m.reloads.sem. files are the files the watcher saw change,
+// nil when anything may have.
+func (m *Manager) reloadLocked(trigger string, files []string) error {
 	start := time.Now()
-	s, err := m.loadAgain()
+	s, err := m.loadAgain(files)
 	ev := ReloadEvent{Trigger: trigger, Duration: time.Since(start)}
 	cur := m.cur.Load()
 	log := m.cfg.logger
@@ -148,9 +153,9 @@ func (m *Manager) reloadLocked(trigger string) error {
 		s.gen = cur.gen + 1
 		m.reloads.lastErr.Store(nil)
 		m.cur.Store(s)
-		ev.Generation, ev.Templates, ev.Digest = s.gen, len(s.names), s.digest
+		ev.Generation, ev.Templates, ev.Digest, ev.Compiled = s.gen, len(s.names), s.digest, s.compiled
 		log.Info("promptkit: template set reloaded",
-			"generation", s.gen, "templates", len(s.names), "digest", s.digest, "trigger", trigger, "duration", ev.Duration)
+			"generation", s.gen, "templates", len(s.names), "compiled", s.compiled, "digest", s.digest, "trigger", trigger, "duration", ev.Duration)
 	}
 	ev.Time = time.Now()
 	if o := m.cfg.observer; o != nil {
@@ -160,21 +165,27 @@ func (m *Manager) reloadLocked(trigger string) error {
 	return err
 }
 
-// loadAgain reads the set from scratch. A manager made by Open re-opens its
-// directory, so a directory replaced since (renamed over, re-created, a
-// symlink swapped to a new release) is read, not the old one the first
-// os.Root still holds open. Symlinks inside the directory, like a
-// Kubernetes ConfigMap's ..data, are resolved afresh by every open anyway.
-func (m *Manager) loadAgain() (*snapshot, error) {
-	if m.dir == "" {
-		return m.loadFrom(m.fsys)
+// loadAgain reads the set again: only what the changed files feed when
+// that is known and enough (reload_files.go), else from scratch. A
+// manager made by Open re-opens its directory, so a directory replaced
+// since (renamed over, re-created, a symlink swapped to a new release) is
+// read, not the old one the first os.Root still holds open. Symlinks
+// inside the directory, like a Kubernetes ConfigMap's ..data, are
+// resolved afresh by every open anyway.
+func (m *Manager) loadAgain(files []string) (*snapshot, error) {
+	fsys := m.fsys
+	if m.dir != "" {
+		root, err := openRoot(m.dir)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		fsys = newRootFS(root)
 	}
-	root, err := openRoot(m.dir)
-	if err != nil {
-		return nil, err
+	if s, err, ok := loadChanged(fsys, m.cfg, m.cur.Load(), files); ok {
+		return s, err
 	}
-	defer root.Close()
-	return m.loadFrom(newRootFS(root))
+	return m.loadFrom(fsys)
 }
 
 // openRoot opens the template directory, reporting failure as a LoadError.

@@ -15,9 +15,14 @@
 // or a symlink swapped to a new release). Every event but a pure Chmod
 // restarts a quiet-period timer (WithDebounce), bounded by a maximum wait
 // from the first event of a burst (WithMaxWait); when the timer fires the
-// tree is reported as changed (the user reloads it whole). An event-queue
-// overflow is reported the same way. Optional polling compares a
-// fingerprint of the tree, for filesystems that report nothing.
+// change is reported. A report lists the files of the burst when every
+// event named a regular file, or one that was removed and was not a
+// watched directory; then the user may reload only what those files feed.
+// Any other event — a directory, a symlink (a ConfigMap's ..data), the
+// template directory itself — makes the report say "anything", and the
+// user reloads the tree whole. An event-queue overflow and a poll are
+// reported the same way. Optional polling compares a fingerprint of the
+// tree, for filesystems that report nothing.
 package watch
 
 import (
@@ -26,8 +31,10 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +48,17 @@ const (
 	TriggerPoll     = "poll"     // the polled fingerprint changed
 	TriggerOverflow = "overflow" // the platform's event queue overflowed: events were lost
 )
+
+// Change is one report.
+type Change struct {
+	Trigger string // what started it: TriggerWatch, TriggerPoll or TriggerOverflow
+	// Files are the regular files created, written, removed or renamed
+	// during the burst, slash-separated and relative to the directory,
+	// sorted; nil when the watcher cannot tell, and anything may have
+	// changed. Files that were only read, or only had their mode
+	// changed, are not listed.
+	Files []string
+}
 
 // ErrNoPlatformWatch is returned by New when the platform cannot watch the
 // directory and no poll interval is set.
@@ -69,6 +87,7 @@ type Watcher struct {
 	opt  Options
 	fsw  *fsnotify.Watcher // nil when polling only
 	root string            // dir with symlinks resolved, at the last sync
+	dirs map[string]bool   // the directories watched, at the last sync and since
 	fp   [sha256.Size]byte // fingerprint at the last poll or report (polling only)
 
 	done     chan struct{} // closed by Stop
@@ -116,7 +135,7 @@ func New(dir string, opt Options) (*Watcher, error) {
 // call at a time: changed runs after the watches were brought up to date
 // with the tree, and the watcher waits for it to return, so anything that
 // changes while it runs is reported by a later call.
-func (w *Watcher) Start(changed func(trigger string)) {
+func (w *Watcher) Start(changed func(Change)) {
 	w.started = true
 	go w.run(changed)
 }
@@ -147,7 +166,7 @@ func (w *Watcher) Stop() error {
 // run turns events into reloads: any relevant event (re)arms the timer to
 // the end of the quiet period, capped by the maximum wait from the first
 // event of the burst; the timer firing reloads.
-func (w *Watcher) run(changed func(string)) {
+func (w *Watcher) run(changed func(Change)) {
 	defer close(w.exited)
 	var events <-chan fsnotify.Event
 	var errs <-chan error
@@ -166,13 +185,20 @@ func (w *Watcher) run(changed func(string)) {
 
 	var (
 		pending bool
-		first   time.Time // first event of the pending burst
-		trigger string
+		first   time.Time       // first event of the pending burst
+		trigger string          // what started it
+		files   map[string]bool // the files it changed; nil: anything
 	)
-	seen := func(why string) {
+	seen := func(why, file string) {
 		now := time.Now()
 		if !pending {
 			pending, first, trigger = true, now, why
+			files = map[string]bool{}
+		}
+		if file == "" {
+			files = nil
+		} else if files != nil {
+			files[file] = true
 		}
 		if why == TriggerOverflow {
 			trigger = why
@@ -197,7 +223,7 @@ func (w *Watcher) run(changed func(string)) {
 			if ev.Has(fsnotify.Create) {
 				w.addNewDir(ev.Name)
 			}
-			seen(TriggerWatch)
+			seen(TriggerWatch, w.file(ev))
 		case err, ok := <-errs:
 			if !ok {
 				errs = nil
@@ -205,14 +231,14 @@ func (w *Watcher) run(changed func(string)) {
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				log.Warn("promptkit: file events were lost; reloading everything", "dir", w.dir, "error", err)
-				seen(TriggerOverflow)
+				seen(TriggerOverflow, "")
 				continue
 			}
 			log.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
 		case <-tick:
 			if fp := w.fingerprint(); fp != w.fp {
 				w.fp = fp
-				seen(TriggerPoll)
+				seen(TriggerPoll, "")
 			}
 		case <-timer.C:
 			pending = false
@@ -221,17 +247,25 @@ func (w *Watcher) run(changed func(string)) {
 				return
 			default:
 			}
-			w.report(changed, trigger)
+			c := Change{Trigger: trigger}
+			if files != nil {
+				c.Files = slices.Sorted(maps.Keys(files))
+			}
+			files = nil
+			w.report(changed, c)
 		}
 	}
 }
 
-// report re-syncs the watches (directories created, deleted or swapped
-// since), records the fingerprint, then reports: anything that changes
+// report re-syncs the watches when directories may have been created,
+// deleted or swapped since, records the fingerprint, then reports: anything that changes
 // after this point produces a new event or fingerprint, hence another
 // report.
-func (w *Watcher) report(changed func(string), trigger string) {
-	if w.fsw != nil {
+func (w *Watcher) report(changed func(Change), c Change) {
+	// A burst of file events only created no directory and removed none:
+	// the watches are up to date, and walking a tree of 10,000 files
+	// would cost more than the reload.
+	if w.fsw != nil && c.Files == nil {
 		if err := w.sync(); err != nil {
 			w.opt.Logger.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
 		}
@@ -239,7 +273,30 @@ func (w *Watcher) report(changed func(string), trigger string) {
 	if w.opt.PollInterval > 0 {
 		w.fp = w.fingerprint()
 	}
-	changed(trigger)
+	changed(c)
+}
+
+// file names the regular file an event is about, relative to the tree and
+// slash-separated, or "" when the event may be about more than one file:
+// a directory, a symlink, the template directory or its parent's entry.
+// A path that no longer exists is a file unless it was a watched
+// directory.
+func (w *Watcher) file(ev fsnotify.Event) string {
+	if ev.Name == w.dir || ev.Name == w.root || !within(w.root, ev.Name) {
+		return ""
+	}
+	rel, err := filepath.Rel(w.root, ev.Name)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	fi, err := os.Lstat(ev.Name)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+	case errors.Is(err, fs.ErrNotExist) && !w.dirs[ev.Name]:
+	default:
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // relevant reports whether an event can change the set: anything inside
@@ -273,6 +330,7 @@ func (w *Watcher) addNewDir(p string) {
 		return
 	}
 	for _, d := range treeDirs(p) {
+		w.dirs[d] = true
 		if err := w.fsw.Add(d); err != nil {
 			w.opt.Logger.Debug("promptkit: cannot watch a new directory", "dir", d, "error", err)
 		}
@@ -304,6 +362,7 @@ func (w *Watcher) sync() error {
 			_ = w.fsw.Remove(d)
 		}
 	}
+	w.dirs = want
 	var rootErr error
 	for d := range want {
 		// Add is idempotent, and re-adding a path whose directory was

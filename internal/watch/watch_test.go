@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -13,17 +14,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// reports collects the triggers a watcher reports.
+// reports collects what a watcher reports.
 type reports struct {
 	mu sync.Mutex
-	tr []string
+	cs []Change
 }
 
-func (r *reports) add(t string) { r.mu.Lock(); r.tr = append(r.tr, t); r.mu.Unlock() }
+func (r *reports) add(c Change) { r.mu.Lock(); r.cs = append(r.cs, c); r.mu.Unlock() }
+
+// all returns the triggers reported.
 func (r *reports) all() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]string(nil), r.tr...)
+	var tr []string
+	for _, c := range r.cs {
+		tr = append(tr, c.Trigger)
+	}
+	return tr
+}
+
+func (r *reports) changes() []Change {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Change(nil), r.cs...)
 }
 
 func start(t *testing.T, dir string, opt Options) (*Watcher, *reports) {
@@ -90,9 +103,40 @@ func TestPollingFallback(t *testing.T) {
 func TestStopIdempotent(t *testing.T) {
 	w, err := New(t.TempDir(), Options{Debounce: time.Millisecond})
 	require.NoError(t, err)
-	w.Start(func(string) {})
+	w.Start(func(Change) {})
 	require.NoError(t, w.Stop())
 	require.NoError(t, w.Stop())
 	var nilW *Watcher
 	require.NoError(t, nilW.Stop())
+}
+
+// A report lists the files of its burst when every event was about a
+// regular file (written, created by a rename, removed), and nil when one
+// was about a directory or a symlink.
+func TestChangeListsFiles(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "t"), 0o755))
+	for _, f := range []string{"a.md", "t/b.md", "gone.md"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644))
+	}
+	_, r := start(t, dir, Options{Debounce: 100 * time.Millisecond})
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.md"), []byte("y"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t", ".b.md.tmp"), []byte("y"), 0o644))
+	require.NoError(t, os.Rename(filepath.Join(dir, "t", ".b.md.tmp"), filepath.Join(dir, "t", "b.md")))
+	require.NoError(t, os.Remove(filepath.Join(dir, "gone.md")))
+	require.Eventually(t, func() bool { return len(r.changes()) == 1 }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, []string{"a.md", "gone.md", "t/.b.md.tmp", "t/b.md"}, r.changes()[0].Files)
+
+	for name, change := range map[string]func() error{
+		"a new directory":  func() error { return os.Mkdir(filepath.Join(dir, "d"), 0o755) },
+		"a symlink":        func() error { return os.Symlink("a.md", filepath.Join(dir, "..data")) },
+		"a removed folder": func() error { return os.RemoveAll(filepath.Join(dir, "t")) },
+	} {
+		n := len(r.changes())
+		require.NoError(t, change(), name)
+		require.Eventually(t, func() bool { return len(r.changes()) > n }, 5*time.Second, 10*time.Millisecond, name)
+		time.Sleep(150 * time.Millisecond) // the rest of the burst, if it was split
+		cs := r.changes()[n:]
+		assert.True(t, slices.ContainsFunc(cs, func(c Change) bool { return c.Files == nil }), "%s: %+v", name, cs)
+	}
 }
