@@ -37,7 +37,7 @@ type snapshot struct {
 	// others are the files of files that no template's sources list
 	// (index.json, files read for the whole set): a change to one of
 	// them reloads the set whole.
-	others []string
+	others   []string
 	compiled int // templates its load compiled (ReloadEvent.Compiled)
 	// applies says a reload may apply a watcher's list of changed files
 	// to this set instead of reading it whole (reload_files.go).
