@@ -460,14 +460,27 @@ func lexNumber(l *lexer) stateFn {
 			i = digits(k, isDigit)
 		}
 	}
-	l.pos = i
 	t := itemInt
-	if isFloat {
+	switch {
+	case isFloat && !afterDot(s, start):
 		t = itemFloat
+	case s[start] == '0':
+		// As Python's, a decimal integer does not start with 0 (but 00
+		// and 0_0 are zero): 012 is 0 followed by 12, which the parser
+		// refuses. A float may: 012.5 is 12.5.
+		i = digits(start, func(c byte) bool { return c == '0' })
+	case isFloat:
+		// As Jinja's: after a dot a number is an integer, so x.0.1 is
+		// x[0][1] (and x.1e5 is x[1] followed by e5).
+		i = digits(start, isDigit)
 	}
+	l.pos = i
 	l.emit(t, start, strings.ReplaceAll(s[start:i], "_", ""))
 	return lexInside
 }
+
+// afterDot reports whether the number at i follows a "." directly.
+func afterDot(s string, i int) bool { return i > 0 && s[i-1] == '.' }
 
 // lexString lexes a quoted string and decodes its escapes as Python's
 // unicode_escape codec does, which is what Jinja applies.

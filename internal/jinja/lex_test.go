@@ -1,0 +1,33 @@
+package jinja
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lexVals lexes src and returns "type:value" of each item but the EOF.
+func lexVals(t *testing.T, src string, opt Options) []string {
+	t.Helper()
+	items, err := lex(src, opt)
+	require.Nil(t, err)
+	var out []string
+	names := map[itemType]string{itemText: "text", itemVarBegin: "{{", itemVarEnd: "}}", itemBlockBegin: "{%",
+		itemBlockEnd: "%}", itemName: "name", itemString: "str", itemInt: "int", itemFloat: "float", itemOp: "op"}
+	for _, it := range items[:len(items)-1] {
+		out = append(out, names[it.typ]+":"+it.val)
+	}
+	return out
+}
+
+// TestLexNumbersAsJinja: after a dot a number is an integer index (x.0.1
+// is x[0][1], not x[0.1]), and a decimal integer does not start with 0.
+func TestLexNumbersAsJinja(t *testing.T) {
+	assert.Equal(t, []string{"{{:{{", "name:x", "op:.", "int:0", "op:.", "int:1", "}}:}}"}, lexVals(t, "{{ x.0.1 }}", Options{}))
+	assert.Equal(t, []string{"{{:{{", "name:x", "op:.", "int:1", "name:e5", "}}:}}"}, lexVals(t, "{{ x.1e5 }}", Options{}))
+	assert.Equal(t, []string{"{{:{{", "int:0", "int:12", "float:07.5", "int:00", "}}:}}"}, lexVals(t, "{{ 012 07.5 00 }}", Options{}))
+	tr, err := Parse("t.md", "{{ x.0.1 }}", Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "{{ x[0][1] }}", tr.Root[0].String())
+}
