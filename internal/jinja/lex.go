@@ -187,12 +187,12 @@ func lexText(l *lexer) stateFn {
 func (l *lexer) stripBefore(text string, sign byte, isBlock bool) string {
 	switch {
 	case sign == '-':
-		return strings.TrimRightFunc(text, unicode.IsSpace)
+		return strings.TrimRightFunc(text, isSpace)
 	case sign == '+' || !isBlock || !l.opt.LStripBlocks:
 		return text
 	}
 	lpos := strings.LastIndexByte(text, '\n') + 1
-	if (lpos > 0 || l.lineStart) && strings.TrimFunc(text[lpos:], unicode.IsSpace) == "" {
+	if (lpos > 0 || l.lineStart) && strings.TrimFunc(text[lpos:], isSpace) == "" {
 		return text[:lpos]
 	}
 	return text
@@ -205,7 +205,7 @@ func (l *lexer) afterTag(strip, keep, block bool) {
 	switch {
 	case strip:
 		rest := l.src[l.pos:]
-		n := len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
+		n := len(rest) - len(strings.TrimLeftFunc(rest, isSpace))
 		l.lineStart = n > 0 && rest[n-1] == '\n'
 		l.pos += n
 	case block && !keep && l.opt.TrimBlocks && l.pos < len(l.src) && l.src[l.pos] == '\n':
@@ -264,7 +264,7 @@ func (l *lexer) raw(textStart int, text string, sign byte, tagStart, bodyStart i
 	}
 	if l.src[bodyStart-3] == '-' {
 		rest := l.src[bodyStart:]
-		bodyStart += len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
+		bodyStart += len(rest) - len(strings.TrimLeftFunc(rest, isSpace))
 	}
 	for k := bodyStart; ; {
 		j := strings.Index(l.src[k:], "{%")
@@ -310,7 +310,7 @@ func (l *lexer) raw(textStart int, text string, sign byte, tagStart, bodyStart i
 func skipSpace(s string, i int) int {
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsSpace(r) {
+		if !isSpace(r) {
 			break
 		}
 		i += n
@@ -581,3 +581,7 @@ func hexValue(s string, i, width int) (int, bool) {
 func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
 func isNameByte(c byte) bool    { return c == '_' || isASCIILetter(c) || isDigit(c) }
+
+// isSpace is Python's str.isspace, which Jinja's whitespace rules use: Go's
+// unicode.IsSpace and the ASCII separators U+001C to U+001F.
+func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }

@@ -31,3 +31,12 @@ func TestLexNumbersAsJinja(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "{{ x[0][1] }}", tr.Root[0].String())
 }
+
+// TestLexPythonWhitespace: Jinja's whitespace is Python's, which counts
+// the separators U+001C to U+001F as whitespace (Go's unicode.IsSpace
+// does not).
+func TestLexPythonWhitespace(t *testing.T) {
+	assert.Equal(t, []string{"text:a", "{{:{{", "name:x", "}}:}}", "text:b"}, lexVals(t, "a\x1c\x1f{{- x -}}\x1d\x1eb", Options{}))
+	assert.Equal(t, []string{"{{:{{", "name:x", "name:y", "}}:}}"}, lexVals(t, "{{\x1cx\x1fy }}", Options{}))
+	assert.Equal(t, []string{"text:a\n", "{%:{%", "name:if", "name:x", "%}:%}"}, lexVals(t, "a\n\x1c {% if x %}", Options{LStripBlocks: true}))
+}
