@@ -50,6 +50,10 @@ type parser struct {
 	errs  ErrorList
 	depth int // statements being parsed, the template itself included
 	expr  int // expression nesting in the current tag
+	// colonOK is set while parsing a dict key or a slice bound, where a
+	// ":" after a filter ends the expression instead of being Django's
+	// filter argument.
+	colonOK bool
 }
 
 // failure unwinds one statement's parse to the statement loop.
@@ -235,7 +239,7 @@ func (p *parser) statement(f func() Node) (n Node) {
 			}
 		}
 	}()
-	p.expr, p.tag = 0, ""
+	p.expr, p.tag, p.colonOK = 0, "", false
 	return f()
 }
 
@@ -1014,7 +1018,9 @@ func (p *parser) parsePrimary() Expr {
 			if p.skipOp(")") {
 				return &TupleExpr{Pos: it.pos, Items: []Expr{}}
 			}
+			restore := p.colonEnds(false)
 			x := p.parseTuple(true, false, nil)
+			restore()
 			p.expectOp(")")
 			if t, ok := x.(*TupleExpr); ok {
 				t.Pos = it.pos
@@ -1042,7 +1048,7 @@ func (p *parser) parsePrimary() Expr {
 						break
 					}
 				}
-				d.Keys = append(d.Keys, p.parseExpression(true))
+				d.Keys = append(d.Keys, p.parseBeforeColon())
 				p.expectOp(":")
 				d.Values = append(d.Values, p.parseExpression(true))
 			}
@@ -1134,14 +1140,14 @@ func (p *parser) parseSubscribed() Expr {
 	start := p.peek().pos
 	var parts [3]Expr
 	if !p.isOp(":") {
-		parts[0] = p.parseExpression(true)
+		parts[0] = p.parseBeforeColon()
 		if !p.isOp(":") {
 			return parts[0]
 		}
 	}
 	p.next()
 	if !p.isOp("]") && !p.isOp(",") && !p.isOp(":") {
-		parts[1] = p.parseExpression(true)
+		parts[1] = p.parseBeforeColon()
 	}
 	if p.skipOp(":") {
 		if !p.isOp("]") && !p.isOp(",") {
@@ -1151,6 +1157,20 @@ func (p *parser) parseSubscribed() Expr {
 	return &SliceExpr{Pos: start, Start: parts[0], Stop: parts[1], Step: parts[2]}
 }
 
+// parseBeforeColon parses an expression that a ":" may follow: a dict
+// key or a slice bound ({x | upper: 1}, xs[a | int:]).
+func (p *parser) parseBeforeColon() Expr {
+	defer p.colonEnds(true)()
+	return p.parseExpression(true)
+}
+
+// colonEnds sets colonOK until the returned function restores it.
+func (p *parser) colonEnds(ok bool) func() {
+	saved := p.colonOK
+	p.colonOK = ok
+	return func() { p.colonOK = saved }
+}
+
 type callArgs struct {
 	args       []Expr
 	kwargs     []*Keyword
@@ -1158,6 +1178,7 @@ type callArgs struct {
 }
 
 func (p *parser) parseCallArgs() callArgs {
+	defer p.colonEnds(false)()
 	p.expectOp("(")
 	var a callArgs
 	first := true
@@ -1242,7 +1263,7 @@ func (p *parser) parseFilter(x Expr) *FilterExpr {
 	case p.isOp("("):
 		a := p.parseCallArgs()
 		f.Args, f.Kwargs, f.DynArgs, f.DynKwargs = orEmptyExprs(a.args), a.kwargs, a.dyn, a.dynkw
-	case p.isOp(":"):
+	case p.isOp(":") && !p.colonOK:
 		p.fail(errDjangoFilterArg(p.peek().pos, name.val))
 	}
 	return f
