@@ -181,8 +181,13 @@ func errExprDepth(p Pos) *Error {
 
 func errEmptySubscript(p Pos) *Error { return syntaxf(p, "empty subscript") }
 
-func errArgOrder(p Pos) *Error {
-	return syntaxf(p, "positional argument after keyword argument")
+// errArgOrder reports an argument out of Jinja's order: positional
+// arguments, then keyword arguments and one *args, then one **kwargs.
+func errArgOrder(p Pos, arg, after string) *Error {
+	if arg == after {
+		return syntaxf(p, "a second %s: a call takes at most one *args and one **kwargs", arg)
+	}
+	return syntaxf(p, "%s after %s: arguments go positional, then keyword and *args, then **kwargs", arg, after)
 }
 
 func errChainedTests(p Pos) *Error { return syntaxf(p, "tests cannot be chained with is") }

@@ -1177,6 +1177,20 @@ type callArgs struct {
 	dyn, dynkw Expr
 }
 
+// after names what a misplaced argument follows: the last of **kwargs,
+// *args and (for a positional one) keyword arguments.
+func (a *callArgs) after(kw bool) string {
+	switch {
+	case a.dynkw != nil:
+		return "**kwargs"
+	case a.dyn != nil:
+		return "*args"
+	case kw && a.kwargs != nil:
+		return "keyword argument"
+	}
+	return ""
+}
+
 func (p *parser) parseCallArgs() callArgs {
 	defer p.colonEnds(false)()
 	p.expectOp("(")
@@ -1190,24 +1204,32 @@ func (p *parser) parseCallArgs() callArgs {
 			}
 		}
 		first = false
+		// Jinja's order: positional arguments, then keyword arguments
+		// and at most one *args, then at most one **kwargs.
 		it := p.peek()
 		switch {
 		case it.typ == itemOp && it.val == "*":
+			if a.dyn != nil || a.dynkw != nil {
+				p.fail(errArgOrder(it.pos, "*args", a.after(false)))
+			}
 			p.next()
 			a.dyn = p.parseExpression(true)
 		case it.typ == itemOp && it.val == "**":
+			if a.dynkw != nil {
+				p.fail(errArgOrder(it.pos, "**kwargs", "**kwargs"))
+			}
 			p.next()
 			a.dynkw = p.parseExpression(true)
 		case it.typ == itemName && p.peekAt(1).typ == itemOp && p.peekAt(1).val == "=":
 			if a.dynkw != nil {
-				p.fail(errArgOrder(it.pos))
+				p.fail(errArgOrder(it.pos, "keyword argument", "**kwargs"))
 			}
 			p.next()
 			p.next()
 			a.kwargs = append(a.kwargs, &Keyword{Pos: it.pos, Name: it.val, Value: p.parseExpression(true)})
 		default:
 			if a.kwargs != nil || a.dyn != nil || a.dynkw != nil {
-				p.fail(errArgOrder(it.pos))
+				p.fail(errArgOrder(it.pos, "positional argument", a.after(true)))
 			}
 			a.args = append(a.args, p.parseExpression(true))
 		}

@@ -25,3 +25,21 @@ func TestParseFilterBeforeColon(t *testing.T) {
 		assert.ErrorContains(t, err, "Django filter arguments", src)
 	}
 }
+
+// TestParseCallArgumentOrder: Jinja's order is positional arguments, then
+// keyword arguments and at most one *args, then at most one **kwargs. A
+// second *args was taken silently, dropping the first.
+func TestParseCallArgumentOrder(t *testing.T) {
+	assert.Equal(t, "{{ f(1, b=1, *a, **c) }}", parseString(t, "{{ f(1, *a, b=1, **c) }}"))
+	for src, want := range map[string]string{
+		"{{ f(*a, *b) }}":   "t.md:1:10: a second *args: a call takes at most one *args and one **kwargs",
+		"{{ f(**a, **b) }}": "t.md:1:11: a second **kwargs: a call takes at most one *args and one **kwargs",
+		"{{ f(**a, *b) }}":  "t.md:1:11: *args after **kwargs: arguments go positional, then keyword and *args, then **kwargs",
+		"{{ f(**k, b=1) }}": "t.md:1:11: keyword argument after **kwargs: arguments go positional, then keyword and *args, then **kwargs",
+		"{{ f(a=1, b) }}":   "t.md:1:11: positional argument after keyword argument: arguments go positional, then keyword and *args, then **kwargs",
+		"{{ f(*a, b) }}":    "t.md:1:10: positional argument after *args: arguments go positional, then keyword and *args, then **kwargs",
+	} {
+		_, err := Parse("t.md", src, Options{})
+		assert.EqualError(t, err, want, src)
+	}
+}
