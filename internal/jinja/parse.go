@@ -275,6 +275,20 @@ func (p *parser) parseOutput() Node {
 	return &OutputNode{Pos: open.pos, X: x}
 }
 
+// parsePrint parses the expressions of {% print a, b %}, which Jinja
+// prints one after the other (not as a tuple): a ~ b.
+func (p *parser) parsePrint() Expr {
+	x := p.parseExpression(true)
+	if !p.isOp(",") {
+		return x
+	}
+	c := &ConcatExpr{Pos: x.Position(), Items: []Expr{x}}
+	for p.skipOp(",") {
+		c.Items = append(c.Items, p.parseExpression(true))
+	}
+	return c
+}
+
 func (p *parser) parseStatement() Node {
 	open := p.next()
 	name := p.next()
@@ -318,7 +332,7 @@ func (p *parser) parseStatement() Node {
 		n.Body = p.parseBlockBody(open.pos, "autoescape", "endautoescape")
 		return n
 	case "print":
-		n := &OutputNode{Pos: open.pos, X: p.parseTuple(true, false, nil)}
+		n := &OutputNode{Pos: open.pos, X: p.parsePrint()}
 		p.expectBlockEnd()
 		return n
 	case "break":

@@ -43,3 +43,12 @@ func TestParseCallArgumentOrder(t *testing.T) {
 		assert.EqualError(t, err, want, src)
 	}
 }
+
+// TestParsePrintSeveral: {% print a, b %} prints a then b, as Jinja's does;
+// it printed the tuple (a, b).
+func TestParsePrintSeveral(t *testing.T) {
+	assert.Equal(t, "{{ a ~ (b | upper) }}", parseString(t, "{% print a, b | upper %}"))
+	assert.Equal(t, "{{ (a, b) }}", parseString(t, "{% print (a, b) %}"))
+	_, err := Parse("t.md", "{% print a, %}", Options{})
+	assert.EqualError(t, err, "t.md:1:13: unexpected end of tag in expression")
+}
