@@ -497,8 +497,11 @@ func (p *parser) parseAssignTarget(withNamespace bool, stop string) Expr {
 	comma := false
 	for p.skipOp(",") {
 		comma = true
-		if p.isName(stop) || p.isOp("=") || p.isOp(")") || p.peek().typ == itemBlockEnd {
-			break // a trailing comma
+		// A trailing comma, as Jinja's is_tuple_end allows it: before
+		// the end of the tag or a ")", and in for before "in" (not
+		// before "=": {% set a, = x %} is an error in Jinja).
+		if p.isName(stop) || p.isOp(")") || p.peek().typ == itemBlockEnd {
+			break
 		}
 		items = append(items, p.parseTargetItem(withNamespace))
 	}
@@ -705,10 +708,7 @@ func (p *parser) parseSignature() []*Param {
 	var params []*Param
 	for !p.isOp(")") {
 		if len(params) > 0 {
-			p.expectOp(",")
-			if p.isOp(")") {
-				break
-			}
+			p.expectOp(",") // Jinja allows no trailing comma here
 		}
 		name := p.importName()
 		prm := &Param{Pos: name.pos, Name: name.val}
@@ -1129,10 +1129,7 @@ func (p *parser) parseSubscript(x Expr) Expr {
 	var args []Expr
 	for !p.isOp("]") {
 		if len(args) > 0 {
-			p.expectOp(",")
-			if p.isOp("]") {
-				break
-			}
+			p.expectOp(",") // Jinja allows no trailing comma here
 		}
 		args = append(args, p.parseSubscribed())
 	}

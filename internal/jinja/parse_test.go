@@ -52,3 +52,16 @@ func TestParsePrintSeveral(t *testing.T) {
 	_, err := Parse("t.md", "{% print a, %}", Options{})
 	assert.EqualError(t, err, "t.md:1:13: unexpected end of tag in expression")
 }
+
+// TestParseTrailingCommas: Jinja allows no trailing comma in a macro's
+// signature, a subscript, or an assignment target before "=".
+func TestParseTrailingCommas(t *testing.T) {
+	for _, src := range []string{"{% macro m(a,) %}{% endmacro %}", "{% call(a,) m() %}{% endcall %}", "{{ x[a,] }}",
+		"{% set a, = x %}", "{% with a, = 1 %}{% endwith %}"} {
+		_, err := Parse("t.md", src, Options{})
+		assert.Error(t, err, src)
+	}
+	assert.Equal(t, "{% for (a,) in x %}{% endfor %}", parseString(t, "{% for a, in x %}{% endfor %}"))
+	assert.Equal(t, "{% set a = (1,) %}", parseString(t, "{% set a = 1, %}"))
+	assert.Equal(t, "{{ f(a) }}{{ [a] }}", parseString(t, "{{ f(a,) }}{{ [a,] }}"))
+}
