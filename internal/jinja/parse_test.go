@@ -65,3 +65,22 @@ func TestParseTrailingCommas(t *testing.T) {
 	assert.Equal(t, "{% set a = (1,) %}", parseString(t, "{% set a = 1, %}"))
 	assert.Equal(t, "{{ f(a) }}{{ [a] }}", parseString(t, "{{ f(a,) }}{{ [a,] }}"))
 }
+
+// TestStringRoundTrips: String prints Jinja that parses back to the same
+// tree. Each of these printed text that did not.
+func TestStringRoundTrips(t *testing.T) {
+	for src, want := range map[string]string{
+		"{{ 1e999 }}":                                     "{{ 1e999 }}",
+		"{{ x[1:2, ::3] }}":                               "{{ x[1:2, ::3] }}",
+		"{{ (x is none) is defined }}":                    "{{ (x is none) is defined }}",
+		"{{ (x is none) | string }}":                      "{{ (x is none) | string }}",
+		"{{ x is eq(1) is defined }}":                     "{{ x is eq(1) is defined }}",
+		"{% with %}x{% endwith %}":                        "{% with %}x{% endwith %}",
+		"{% for x in (a if b else c) %}{% endfor %}":      "{% for x in (a if b else c) %}{% endfor %}",
+		"{% if (a if b) %}{% elif (c if d) %}{% endif %}": "{% if (a if b) %}{% elif (c if d) %}{% endif %}",
+	} {
+		printed := parseString(t, src)
+		assert.Equal(t, want, printed, src)
+		assert.Equal(t, printed, parseString(t, printed), src)
+	}
+}
