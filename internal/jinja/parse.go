@@ -129,7 +129,13 @@ func (p *parser) expectBlockEnd() {
 }
 
 // skipTag skips to just after the end of the current tag (after an error).
+// The error may have been found at the tag's end, already consumed.
 func (p *parser) skipTag() {
+	if p.i > 0 {
+		if t := p.items[p.i-1].typ; t == itemBlockEnd || t == itemVarEnd {
+			return
+		}
+	}
 	for {
 		it := p.peek()
 		switch it.typ {
@@ -709,6 +715,10 @@ func (p *parser) parseSignature() []*Param {
 	for !p.isOp(")") {
 		if len(params) > 0 {
 			p.expectOp(",") // Jinja allows no trailing comma here
+		}
+		if it := p.peek(); it.typ != itemName {
+			p.next()
+			p.fail(errExpected(it.pos, "a parameter name", it))
 		}
 		name := p.importName()
 		prm := &Param{Pos: name.pos, Name: name.val}

@@ -84,3 +84,12 @@ func TestStringRoundTrips(t *testing.T) {
 		assert.Equal(t, printed, parseString(t, printed), src)
 	}
 }
+
+// TestParseErrorAtTheTagEnd: an error found at a tag's end (consumed)
+// skips nothing after it; it skipped the next tag, here the if, whose
+// endif was then reported as well.
+func TestParseErrorAtTheTagEnd(t *testing.T) {
+	tr, err := Parse("t.md", "a{{ x + }}b{% if y %}c{% endif %}", Options{})
+	assert.EqualError(t, err, "t.md:1:9: unexpected end of tag in expression")
+	assert.Equal(t, "ab{% if y %}c{% endif %}", bodyString(tr.Root))
+}
