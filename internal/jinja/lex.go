@@ -27,6 +27,7 @@ const (
 	itemInt                 // an integer literal; val is its text, underscores removed
 	itemFloat               // a float literal; val is its text, underscores removed
 	itemOp                  // an operator or punctuation
+	itemError               // where a tag failed to lex; the lexer reports the problem
 )
 
 type item struct {
@@ -84,11 +85,14 @@ type lexer struct {
 	opens     []int // where they opened
 	closer    string
 	tagStart  int
-	err       *Error
+	errs      ErrorList
 }
 
-// lex tokenizes normalized source.
-func lex(src string, opt Options) ([]item, *Error) {
+// lex tokenizes normalized source. A tag that fails to lex is reported and
+// ends in an itemError, then its closer, and lexing goes on after it, so
+// one pass reports a problem in every tag; a problem that runs to the end
+// of the source (an unclosed comment, tag or string) ends the items.
+func lex(src string, opt Options) ([]item, ErrorList) {
 	if !utf8.ValidString(src) {
 		i := 0
 		for i < len(src) {
@@ -98,25 +102,52 @@ func lex(src string, opt Options) ([]item, *Error) {
 			}
 			i += n
 		}
-		return nil, errInvalidUTF8(Pos(i))
+		return nil, ErrorList{errInvalidUTF8(Pos(i))}
 	}
 	l := &lexer{src: src, opt: opt, lineStart: true}
 	for state := lexText; state != nil; {
 		state = state(l)
 	}
-	if l.err != nil {
-		return nil, l.err
-	}
-	return l.items, nil
+	return l.items, l.errs
 }
 
 func (l *lexer) emit(t itemType, pos int, val string) {
 	l.items = append(l.items, item{typ: t, pos: Pos(pos), val: val})
 }
 
-func (l *lexer) fail(e *Error) stateFn {
-	l.err = e
+// failEOF records a problem that leaves nothing to lex: the items end
+// (with an itemError when a tag is open).
+func (l *lexer) failEOF(e *Error, inTag bool) stateFn {
+	l.errs = append(l.errs, e)
+	if inTag {
+		l.emit(itemError, int(e.Pos), e.Msg)
+	}
+	l.emit(itemEOF, len(l.src), "")
 	return nil
+}
+
+// failTag records a problem inside a tag and skips to the tag's next
+// closer at or after from, which it emits, so the parser skips the tag as
+// one it could not parse.
+func (l *lexer) failTag(e *Error, from int) stateFn {
+	l.errs = append(l.errs, e)
+	l.emit(itemError, int(e.Pos), e.Msg)
+	k := strings.Index(l.src[from:], l.closer)
+	if k < 0 {
+		l.emit(itemEOF, len(l.src), "")
+		return nil
+	}
+	k += from
+	strip := k > from && l.src[k-1] == '-'
+	keep := k > from && l.src[k-1] == '+' && l.closer == "%}"
+	if l.closer == "}}" {
+		l.emit(itemVarEnd, k, "}}")
+	} else {
+		l.emit(itemBlockEnd, k, "%}")
+	}
+	l.pos = k + 2
+	l.afterTag(strip, keep, l.closer == "%}")
+	return lexText
 }
 
 // nextDelim finds the next "{{", "{%" or "{#" at or after i.
@@ -220,7 +251,7 @@ func (l *lexer) afterTag(strip, keep, block bool) {
 func lexComment(l *lexer) stateFn {
 	k := strings.Index(l.src[l.pos:], "#}")
 	if k < 0 {
-		return l.fail(errUnclosedComment(Pos(l.tagStart)))
+		return l.failEOF(errUnclosedComment(Pos(l.tagStart)), false)
 	}
 	end := l.pos + k
 	strip := end > l.pos && l.src[end-1] == '-'
@@ -269,7 +300,7 @@ func (l *lexer) raw(textStart int, text string, sign byte, tagStart, bodyStart i
 	for k := bodyStart; ; {
 		j := strings.Index(l.src[k:], "{%")
 		if j < 0 {
-			return l.fail(errUnclosedRaw(Pos(tagStart)))
+			return l.failEOF(errUnclosedRaw(Pos(tagStart)), false)
 		}
 		j += k
 		i := j + 2
@@ -326,9 +357,9 @@ func lexInside(l *lexer) stateFn {
 			// The closer was there, but inside a bracket: the bracket is
 			// the mistake.
 			o := l.opens[len(l.opens)-1]
-			return l.fail(errUnclosedBracket(Pos(o), l.src[o], l.closer))
+			return l.failEOF(errUnclosedBracket(Pos(o), l.src[o], l.closer), true)
 		}
-		return l.fail(errUnclosedTag(Pos(l.tagStart), l.closer))
+		return l.failEOF(errUnclosedTag(Pos(l.tagStart), l.closer), true)
 	}
 	rest := l.src[l.pos:]
 	if l.depth == 0 {
@@ -364,7 +395,7 @@ func lexInside(l *lexer) stateFn {
 		if r == '_' || unicode.IsLetter(r) {
 			return lexName
 		}
-		return l.fail(errUnexpectedChar(Pos(l.pos), r))
+		return l.failTag(errUnexpectedChar(Pos(l.pos), r), l.pos)
 	}
 	for _, op := range operators {
 		if strings.HasPrefix(rest, op) {
@@ -377,10 +408,10 @@ func lexInside(l *lexer) stateFn {
 				// one opened.
 				want := map[string]byte{")": '(', "]": '[', "}": '{'}[op]
 				if l.depth == 0 {
-					return l.fail(errUnbalanced(Pos(l.pos), op, 0))
+					return l.failTag(errUnbalanced(Pos(l.pos), op, 0), l.pos)
 				}
 				if o := l.opens[len(l.opens)-1]; l.src[o] != want {
-					return l.fail(errUnbalanced(Pos(l.pos), op, l.src[o]))
+					return l.failTag(errUnbalanced(Pos(l.pos), op, l.src[o]), l.pos)
 				}
 				l.depth--
 				l.opens = l.opens[:len(l.opens)-1]
@@ -391,7 +422,7 @@ func lexInside(l *lexer) stateFn {
 		}
 	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	return l.fail(errUnexpectedChar(Pos(l.pos), r))
+	return l.failTag(errUnexpectedChar(Pos(l.pos), r), l.pos)
 }
 
 // operators are Jinja's, longest first.
@@ -495,7 +526,7 @@ func lexString(l *lexer) stateFn {
 		i++
 	}
 	if i >= len(l.src) {
-		return l.fail(errUnclosedString(Pos(start)))
+		return l.failTag(errUnclosedString(Pos(start)), start+1)
 	}
 	l.pos = i + 1
 	l.emit(itemString, start, unescape(l.src[start+1:i]))

@@ -1,7 +1,9 @@
 package jinja
 
 import (
+	"cmp"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,14 +33,17 @@ const (
 func Parse(name, src string, opt Options) (*Tree, error) {
 	s := NewSource(name, Normalize(src, opt.KeepTrailingNewline))
 	t := &Tree{Source: s}
-	items, err := lex(s.Text, opt)
-	if err != nil {
-		return t, (&ErrorList{err}).located(s)
+	items, errs := lex(s.Text, opt)
+	if items == nil {
+		return t, errs.located(s)
 	}
 	p := &parser{items: items}
 	t.Root = p.parseTemplate()
-	if len(p.errs) > 0 {
-		return t, p.errs.located(s)
+	if errs = append(errs, p.errs...); len(errs) > 0 {
+		// In source order: an unclosed block is found at the end but
+		// reported where it opened.
+		slices.SortStableFunc(errs, func(a, b *Error) int { return cmp.Compare(a.Pos, b.Pos) })
+		return t, errs.located(s)
 	}
 	return t, nil
 }
@@ -56,10 +61,34 @@ type parser struct {
 	colonOK bool
 }
 
-// failure unwinds one statement's parse to the statement loop.
+// failure unwinds one statement's parse to the statement loop. A nil err
+// is a tag the lexer could not read, which the lexer has reported.
 type failure struct{ err *Error }
 
 func (p *parser) fail(e *Error) { panic(failure{e}) }
+
+// record records the problem of a failure.
+// A problem the parser finds in a tag the lexer could not read is not
+// recorded: it is the lexer's problem, which it has reported.
+func (p *parser) record(fl failure) {
+	if fl.err != nil && !p.lexErrorAhead() {
+		p.errs = append(p.errs, fl.err)
+	}
+}
+
+// lexErrorAhead reports whether the rest of the current tag holds an
+// itemError.
+func (p *parser) lexErrorAhead() bool {
+	for _, it := range p.items[p.i:] {
+		switch it.typ {
+		case itemError:
+			return true
+		case itemBlockEnd, itemVarEnd, itemEOF:
+			return false
+		}
+	}
+	return false
+}
 
 func (p *parser) peek() item { return p.items[p.i] }
 
@@ -70,7 +99,18 @@ func (p *parser) peekAt(k int) item {
 	return p.items[len(p.items)-1]
 }
 
+// next consumes an item; a tag the lexer could not read ends the parse
+// of the statement.
 func (p *parser) next() item {
+	it := p.advance()
+	if it.typ == itemError {
+		panic(failure{})
+	}
+	return it
+}
+
+// advance consumes an item, whatever it is.
+func (p *parser) advance() item {
 	it := p.items[p.i]
 	if it.typ != itemEOF {
 		p.i++
@@ -142,10 +182,10 @@ func (p *parser) skipTag() {
 		case itemEOF:
 			return
 		case itemBlockEnd, itemVarEnd:
-			p.next()
+			p.advance()
 			return
 		}
-		p.next()
+		p.advance()
 	}
 }
 
@@ -203,7 +243,7 @@ func (p *parser) parseBody() ([]Node, *endTag) {
 				nodes = append(nodes, n)
 			}
 		default:
-			p.next()
+			p.advance()
 		}
 	}
 }
@@ -211,7 +251,7 @@ func (p *parser) parseBody() ([]Node, *endTag) {
 // skipToEnd gives up on the rest of the source.
 func (p *parser) skipToEnd() {
 	for p.peek().typ != itemEOF {
-		p.next()
+		p.advance()
 	}
 }
 
@@ -234,7 +274,7 @@ func (p *parser) statement(f func() Node) (n Node) {
 			if !ok {
 				panic(r)
 			}
-			p.errs = append(p.errs, fl.err)
+			p.record(fl)
 			p.skipTag()
 			n = nil
 			// A block tag whose header failed still owns its body: parse
@@ -385,7 +425,7 @@ func (p *parser) endTagArgs(e *endTag, end string) {
 			if !ok {
 				panic(r)
 			}
-			p.errs = append(p.errs, fl.err)
+			p.record(fl)
 			p.skipTag()
 		}
 	}()
@@ -444,9 +484,12 @@ func (p *parser) recoverExpr(f func() Expr) (x Expr) {
 			if !ok {
 				panic(r)
 			}
-			p.errs = append(p.errs, fl.err)
+			p.record(fl)
 			p.skipTag()
-			x = &ConstExpr{Pos: fl.err.Pos, Value: false}
+			x = &ConstExpr{Pos: p.peek().pos, Value: false} // a placeholder: the branch is not run
+			if fl.err != nil {
+				x.(*ConstExpr).Pos = fl.err.Pos
+			}
 		}
 	}()
 	p.expr = 0
@@ -685,7 +728,7 @@ func (p *parser) parseBlock(open Pos) Node {
 					if !ok {
 						panic(r)
 					}
-					p.errs = append(p.errs, fl.err)
+					p.record(fl)
 					p.skipTag()
 				}
 			}()

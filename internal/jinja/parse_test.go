@@ -93,3 +93,22 @@ func TestParseErrorAtTheTagEnd(t *testing.T) {
 	assert.EqualError(t, err, "t.md:1:9: unexpected end of tag in expression")
 	assert.Equal(t, "ab{% if y %}c{% endif %}", bodyString(tr.Root))
 }
+
+// TestParseReportsEveryTag: a tag the lexer cannot read is reported and
+// skipped, and the rest of the file is still lexed and parsed, so every
+// problem is reported, each on its line (the first one ended the lexing).
+func TestParseReportsEveryTag(t *testing.T) {
+	_, err := Parse("t.md", "intro\nmore\n{{ docs | upper( }}", Options{})
+	assert.EqualError(t, err, `t.md:3:18: unexpected "}": expected ")" to close "("`)
+	_, err = Parse("t.md", "{{ x | upper( }}\n{% if %}x{% endif %}\n{{ y[ }}\n{{ $ }}{{ 'a }}\n{{ ok }}{{ a b }}", Options{})
+	assert.EqualError(t, err, `t.md:1:15: unexpected "}": expected ")" to close "("`+"\n"+
+		"t.md:2:7: expected an expression, found end of tag\n"+
+		`t.md:3:7: unexpected "}": expected "]" to close "["`+"\n"+
+		"t.md:4:4: unexpected character '$' in tag\n"+
+		"t.md:4:11: unclosed string literal\n"+
+		`t.md:5:14: expected "}}", found b`)
+	// A block tag the lexer cannot read still owns its body: its end tag
+	// is not a second problem, nor is the parser's view of the broken tag.
+	_, err = Parse("t.md", "{% for x in y | f( %}\n{{ x }}\n{% endfor %}\n{{ z }}", Options{})
+	assert.EqualError(t, err, `t.md:1:21: unexpected "}": expected ")" to close "("`)
+}
