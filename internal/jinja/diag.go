@@ -113,6 +113,20 @@ func errUnexpectedChar(p Pos, r rune) *Error {
 
 func errUnclosedString(p Pos) *Error { return syntaxf(p, "unclosed string literal") }
 
+// errBadEscape reports a \x, \u or \U escape that Python refuses:
+// too few hex digits, or no character (a surrogate, beyond U+10FFFF).
+func errBadEscape(p Pos, esc string, kind byte, complete bool) *Error {
+	if !complete {
+		width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[kind]
+		return syntaxf(p, "bad escape %s in string: \\%c takes %d hex digits", esc, kind, width)
+	}
+	return syntaxf(p, "bad escape %s in string: U+%s is not a character", esc, strings.ToUpper(strings.TrimLeft(esc[2:], "0")))
+}
+
+func errNamedEscape(p Pos) *Error {
+	return unsupportedf(p, `\N`, `escapes by character name (\N{…}) are not supported; write the character itself, or \u with its code`)
+}
+
 func errBadNumber(p Pos, lit string) *Error { return syntaxf(p, "bad number %q", lit) }
 
 // Parser.

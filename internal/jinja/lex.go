@@ -461,7 +461,7 @@ func lexNumber(l *lexer) stateFn {
 		case 'o':
 			ok = func(c byte) bool { return c >= '0' && c <= '7' }
 		case 'x':
-			ok = func(c byte) bool { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
+			ok = isHexDigit
 		}
 		if ok != nil {
 			i := start + 2
@@ -529,15 +529,21 @@ func lexString(l *lexer) stateFn {
 		return l.failTag(errUnclosedString(Pos(start)), start+1)
 	}
 	l.pos = i + 1
-	l.emit(itemString, start, unescape(l.src[start+1:i]))
+	v, bad := unescape(l.src[start+1 : i])
+	if bad != nil {
+		bad.Pos += Pos(start + 1)
+		return l.failTag(bad, l.pos)
+	}
+	l.emit(itemString, start, v)
 	return lexInside
 }
 
 // unescape decodes Python's backslash escapes; an unknown escape stays as
-// written, as in Python.
-func unescape(s string) string {
+// written, as in Python. An escape Python refuses (\x4, \U00110000) is
+// refused, positioned at its backslash in s.
+func unescape(s string) (string, *Error) {
 	if strings.IndexByte(s, '\\') < 0 {
-		return s
+		return s, nil
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -576,19 +582,24 @@ func unescape(s string) string {
 			i += n - 1
 		case 'x', 'u', 'U':
 			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			if v, ok := hexValue(s, i+1, width); ok && utf8.ValidRune(rune(v)) {
-				b.WriteRune(rune(v))
-				i += width
-				break
+			v, ok := hexValue(s, i+1, width)
+			if !ok || !utf8.ValidRune(rune(v)) {
+				end := i + 1
+				for end < len(s) && end < i+1+width && isHexDigit(s[end]) {
+					end++
+				}
+				return "", errBadEscape(Pos(i-1), s[i-1:end], e, ok)
 			}
-			b.WriteByte('\\')
-			b.WriteByte(e)
+			b.WriteRune(rune(v))
+			i += width
+		case 'N':
+			return "", errNamedEscape(Pos(i - 1))
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(e)
 		}
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 func hexValue(s string, i, width int) (int, bool) {
@@ -600,7 +611,7 @@ func hexValue(s string, i, width int) (int, bool) {
 		switch {
 		case isDigit(c):
 			v = v*16 + int(c-'0')
-		case c|0x20 >= 'a' && c|0x20 <= 'f':
+		case isHexDigit(c):
 			v = v*16 + int(c|0x20-'a') + 10
 		default:
 			return 0, false
@@ -611,6 +622,7 @@ func hexValue(s string, i, width int) (int, bool) {
 
 func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
+func isHexDigit(c byte) bool    { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
 func isNameByte(c byte) bool    { return c == '_' || isASCIILetter(c) || isDigit(c) }
 
 // isSpace is Python's str.isspace, which Jinja's whitespace rules use: Go's

@@ -40,3 +40,19 @@ func TestLexPythonWhitespace(t *testing.T) {
 	assert.Equal(t, []string{"{{:{{", "name:x", "name:y", "}}:}}"}, lexVals(t, "{{\x1cx\x1fy }}", Options{}))
 	assert.Equal(t, []string{"text:a\n", "{%:{%", "name:if", "name:x", "%}:%}"}, lexVals(t, "a\n\x1c {% if x %}", Options{LStripBlocks: true}))
 }
+
+// TestLexEscapesPythonRefuses: an escape Python's unicode_escape codec
+// refuses is refused (it was kept as written, where Jinja fails).
+func TestLexEscapesPythonRefuses(t *testing.T) {
+	for src, want := range map[string]string{
+		`{{ "ab\x4g" }}`:     `t.md:1:7: bad escape \x4 in string: \x takes 2 hex digits`,
+		`{{ "\u12" }}`:       `t.md:1:5: bad escape \u12 in string: \u takes 4 hex digits`,
+		`{{ "\U00110000" }}`: `t.md:1:5: bad escape \U00110000 in string: U+110000 is not a character`,
+		`{{ "\ud800" }}`:     `t.md:1:5: bad escape \ud800 in string: U+D800 is not a character`,
+		`{{ "\N{BULLET}" }}`: `t.md:1:5: escapes by character name (\N{…}) are not supported; write the character itself, or \u with its code`,
+	} {
+		_, err := Parse("t.md", src, Options{})
+		assert.EqualError(t, err, want, src)
+	}
+	assert.Equal(t, []string{"{{:{{", `str:A中😀\q`, "}}:}}"}, lexVals(t, `{{ "\x41\u4e2d\U0001F600\q" }}`, Options{}))
+}
