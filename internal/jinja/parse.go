@@ -59,6 +59,10 @@ type parser struct {
 	// ":" after a filter ends the expression instead of being Django's
 	// filter argument.
 	colonOK bool
+	open    []string        // the block tags around the current tag, outermost first
+	crossed map[int]bool    // end tags (their "{%" item) of crossed blocks, already reported
+	unknown map[string]bool // unknown tags reported, whose end tags are not reported again
+	gaveUp  bool            // the rest of the source was skipped (too deep): blocks are not closed
 }
 
 // failure unwinds one statement's parse to the statement loop. A nil err
@@ -193,8 +197,10 @@ func (p *parser) parseTemplate() []Node {
 	nodes, end := p.parseBody()
 	for end != nil {
 		// An end tag nothing opened: report it and go on after it.
-		p.errs = append(p.errs, errUnexpectedEndTag(end.pos, end.val, ""))
-		p.skipTag()
+		if !p.skipReported(end) {
+			p.errs = append(p.errs, errUnexpectedEndTag(end.pos, end.val, ""))
+			p.skipTag()
+		}
 		var more []Node
 		more, end = p.parseBody()
 		nodes = append(nodes, more...)
@@ -237,6 +243,7 @@ func (p *parser) parseBody() ([]Node, *endTag) {
 			if p.depth > MaxBlockDepth {
 				p.errs = append(p.errs, errBlockDepth(it.pos))
 				p.skipToEnd()
+				p.gaveUp = true
 				return nodes, nil
 			}
 			if n := p.statement(p.parseStatement); n != nil {
@@ -253,6 +260,12 @@ func (p *parser) skipToEnd() {
 	for p.peek().typ != itemEOF {
 		p.advance()
 	}
+}
+
+// isMiddle reports whether word divides the body of the block that end
+// closes.
+func isMiddle(word, end string) bool {
+	return (word == "else" && (end == "endif" || end == "endfor")) || (word == "elif" && end == "endif")
 }
 
 // isEndLike reports tags that end or divide a body.
@@ -303,6 +316,10 @@ func (p *parser) skipBlock(end string) {
 		if e == nil {
 			return
 		}
+		if e.val != end && !isMiddle(e.val, end) && p.closesOuter(e.val, p.open) {
+			p.i-- // the end of a block around this one: leave it to that block
+			return
+		}
 		p.next()
 		p.skipTag()
 		if e.val == end {
@@ -344,6 +361,10 @@ func (p *parser) parseStatement() Node {
 	p.tag = name.val
 	if name.val == "set" && !p.setIsBlock() {
 		p.tag = ""
+	}
+	if _, ok := blockEnds[p.tag]; ok {
+		p.open = append(p.open, p.tag)
+		defer func() { p.open = p.open[:len(p.open)-1] }()
 	}
 	switch name.val {
 	case "if":
@@ -393,6 +414,10 @@ func (p *parser) parseStatement() Node {
 		p.expectBlockEnd()
 		return &GenerationNode{Pos: open.pos, Body: p.parseBlockBody(open.pos, "generation", "endgeneration")}
 	}
+	if p.unknown == nil {
+		p.unknown = map[string]bool{}
+	}
+	p.unknown[name.val] = true // {% endtrans %} is not a second problem
 	p.fail(errUnknownTag(name.pos, name.val))
 	return nil
 }
@@ -401,14 +426,13 @@ func (p *parser) parseStatement() Node {
 // it consumes. A body that is never closed, or closed by another tag, is
 // reported at the opening tag.
 func (p *parser) parseBlockBody(open Pos, tag, end string) []Node {
-	nodes, e := p.parseBody()
+	nodes, e := p.blockBody(tag, end)
 	switch {
 	case e == nil:
-		p.errs = append(p.errs, errNeverClosed(open, tag, end))
+		p.neverClosed(open, tag, end)
 		return nodes
 	case e.val != end:
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
-		p.skipTag()
+		p.mismatch(open, tag, end, e)
 		return nodes
 	}
 	p.next() // the end tag's name
@@ -445,10 +469,10 @@ func (p *parser) parseIf(open Pos) Node {
 	p.expectBlockEnd()
 	brPos := open
 	for {
-		body, e := p.parseBody()
+		body, e := p.blockBody("if", "elif", "else", "endif")
 		n.Branches = append(n.Branches, &Branch{Pos: brPos, Cond: cond, Body: orEmpty(body)})
 		if e == nil {
-			p.errs = append(p.errs, errNeverClosed(open, "if", "endif"))
+			p.neverClosed(open, "if", "endif")
 			return n
 		}
 		switch e.val {
@@ -460,7 +484,7 @@ func (p *parser) parseIf(open Pos) Node {
 		case "else":
 			p.next()
 			p.endTagArgs(e, "else")
-			els, e2 := p.parseBody()
+			els, e2 := p.blockBody("if", "endif")
 			n.Else = orEmpty(els)
 			p.closeWith(open, "if", "endif", e2)
 			return n
@@ -469,8 +493,7 @@ func (p *parser) parseIf(open Pos) Node {
 			p.endTagArgs(e, "endif")
 			return n
 		}
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, "if"))
-		p.skipTag()
+		p.mismatch(open, "if", "endif", e)
 		return n
 	}
 }
@@ -496,14 +519,101 @@ func (p *parser) recoverExpr(f func() Expr) (x Expr) {
 	return f()
 }
 
+// blockBody parses the body of block tag up to one of the end or middle
+// tags it accepts, or one that belongs to a block around it, which it
+// returns unconsumed (nil at the end of the source). A tag that belongs
+// to no open block is reported and skipped, and the body goes on.
+func (p *parser) blockBody(tag string, accept ...string) ([]Node, *endTag) {
+	nodes, e := p.parseBody()
+	for e != nil && !slices.Contains(accept, e.val) && !p.closesOuter(e.val, p.open[:len(p.open)-1]) {
+		if !p.skipReported(e) {
+			p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
+			p.skipTag()
+		}
+		var more []Node
+		more, e = p.parseBody()
+		nodes = append(nodes, more...)
+	}
+	return nodes, e
+}
+
+// mismatch reports the end or middle tag e that stopped the body of a
+// block tag but is not its end. When e belongs to a block around it (the
+// block in between was never closed, as in {% if %}{% for %}{% endif %}),
+// the unclosed block is reported where it opened and e is left to the
+// block it belongs to; otherwise e is reported and skipped.
+//
+// Crossed tags, as in {% if %}{% chat %}{% endif %}{% endchat %}, are one
+// mistake: e is reported, both blocks end there, and the end tag after e
+// is skipped without a second report.
+func (p *parser) mismatch(open Pos, tag, end string, e *endTag) {
+	if p.closesOuter(e.val, p.open[:len(p.open)-1]) {
+		if j, ok := p.nextTagIs(end); ok {
+			p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
+			if p.crossed == nil {
+				p.crossed = map[int]bool{}
+			}
+			p.crossed[j] = true
+		} else {
+			p.neverClosed(open, tag, end)
+		}
+		p.i-- // back to the tag's "{%"
+		return
+	}
+	p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
+	p.skipTag()
+}
+
+// nextTagIs reports whether the tag after the current one (past
+// whitespace) is {% name %}, and the index of its "{%".
+func (p *parser) nextTagIs(name string) (int, bool) {
+	j := p.i
+	for j < len(p.items) && p.items[j].typ != itemBlockEnd && p.items[j].typ != itemEOF {
+		j++
+	}
+	j++
+	for j < len(p.items) && p.items[j].typ == itemText && strings.TrimSpace(p.items[j].val) == "" {
+		j++
+	}
+	ok := j+1 < len(p.items) && p.items[j].typ == itemBlockBegin && p.items[j+1].typ == itemName && p.items[j+1].val == name
+	return j, ok
+}
+
+// skipReported skips the end tag e, whose "{%" was just consumed, if it
+// ends a crossed block or an unknown tag, both already reported.
+func (p *parser) skipReported(e *endTag) bool {
+	if p.crossed[p.i-1] || (strings.HasPrefix(e.val, "end") && p.unknown[e.val[3:]]) {
+		p.skipTag()
+		return true
+	}
+	return false
+}
+
+// neverClosed reports a block tag that is never closed, unless the parser
+// gave up on the rest of the source.
+func (p *parser) neverClosed(open Pos, tag, end string) {
+	if !p.gaveUp {
+		p.errs = append(p.errs, errNeverClosed(open, tag, end))
+	}
+}
+
+// closesOuter reports whether word ends or divides one of the blocks.
+func (p *parser) closesOuter(word string, blocks []string) bool {
+	for _, tag := range blocks {
+		if blockEnds[tag] == word || (word == "else" && (tag == "if" || tag == "for")) || (word == "elif" && tag == "if") {
+			return true
+		}
+	}
+	return false
+}
+
 // closeWith consumes the end tag e that must be end, or reports it.
 func (p *parser) closeWith(open Pos, tag, end string, e *endTag) {
 	switch {
 	case e == nil:
-		p.errs = append(p.errs, errNeverClosed(open, tag, end))
+		p.neverClosed(open, tag, end)
 	case e.val != end:
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
-		p.skipTag()
+		p.mismatch(open, tag, end, e)
 	default:
 		p.next()
 		p.endTagArgs(e, end)
@@ -523,12 +633,12 @@ func (p *parser) parseFor(open Pos) Node {
 	}
 	n.Recursive = p.skipName("recursive")
 	p.expectBlockEnd()
-	body, e := p.parseBody()
+	body, e := p.blockBody("for", "else", "endfor")
 	n.Body = orEmpty(body)
 	if e != nil && e.val == "else" {
 		p.next()
 		p.endTagArgs(e, "else")
-		els, e2 := p.parseBody()
+		els, e2 := p.blockBody("for", "endfor")
 		n.Else = orEmpty(els)
 		p.closeWith(open, "for", "endfor", e2)
 		return n
@@ -711,14 +821,13 @@ func (p *parser) parseBlock(open Pos) Node {
 	n.Scoped = p.skipName("scoped")
 	n.Required = p.skipName("required")
 	p.expectBlockEnd()
-	body, e := p.parseBody()
+	body, e := p.blockBody("block", "endblock")
 	n.Body = orEmpty(body)
 	switch {
 	case e == nil:
-		p.errs = append(p.errs, errNeverClosed(open, "block", "endblock"))
+		p.neverClosed(open, "block", "endblock")
 	case e.val != "endblock":
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, "block"))
-		p.skipTag()
+		p.mismatch(open, "block", "endblock", e)
 	default:
 		p.next()
 		func() {
@@ -758,10 +867,6 @@ func (p *parser) parseSignature() []*Param {
 	for !p.isOp(")") {
 		if len(params) > 0 {
 			p.expectOp(",") // Jinja allows no trailing comma here
-		}
-		if it := p.peek(); it.typ != itemName {
-			p.next()
-			p.fail(errExpected(it.pos, "a parameter name", it))
 		}
 		name := p.importName()
 		prm := &Param{Pos: name.pos, Name: name.val}

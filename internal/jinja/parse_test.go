@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -111,4 +112,27 @@ func TestParseReportsEveryTag(t *testing.T) {
 	// is not a second problem, nor is the parser's view of the broken tag.
 	_, err = Parse("t.md", "{% for x in y | f( %}\n{{ x }}\n{% endfor %}\n{{ z }}", Options{})
 	assert.EqualError(t, err, `t.md:1:21: unexpected "}": expected ")" to close "("`)
+}
+
+// TestParseBlockRecovery: an unclosed block is reported once, where it
+// opened, even when the end tag of a block around it ends it; crossed tags
+// and stray end tags are one problem each; the end tag of an unknown tag
+// and the blocks left open when the parser gives up are not reported.
+func TestParseBlockRecovery(t *testing.T) {
+	for src, want := range map[string]string{
+		"{% if a %}\n{% for x in y %}\n{% endif %}":                          "t.md:2:1: {% for %} is never closed: missing {% endfor %}",
+		"line\n  {% for x in y %}\n{% if z %}":                               "t.md:2:3: {% for %} is never closed: missing {% endfor %}\nt.md:3:1: {% if %} is never closed: missing {% endif %}",
+		"{% for a in b %}{% if x %}{% else %}{% endfor %}":                   "t.md:1:17: {% if %} is never closed: missing {% endif %}",
+		"{% if x %}{% with %}x{% endif %}{% endwith %}":                      "t.md:1:22: unexpected {% endif %} inside {% with %}",
+		"{% if a %}{% endfor %}{% endif %}":                                  "t.md:1:11: unexpected {% endfor %} inside {% if %}",
+		"{% for x in y %}{% else %}{% else %}{% endfor %}":                   "t.md:1:27: unexpected {% else %} inside {% for %}",
+		"{% if a %}{% else %}{% elif b %}{% endif %}":                        "t.md:1:21: unexpected {% elif %} inside {% if %}",
+		"{% if a %}{% for x in %}{% endif %}":                                "t.md:1:23: expected an expression, found end of tag",
+		"{% ifequal a b %}{% endifequal %}":                                  "t.md:1:4: tag \"ifequal\" is not supported: it is Django's, not Jinja's; write {% if a == b %}",
+		"{% endif %}{% if a %}":                                              "t.md:1:1: unexpected {% endif %} with no open block\nt.md:1:12: {% if %} is never closed: missing {% endif %}",
+		strings.Repeat("{% if a %}", 65) + strings.Repeat("{% endif %}", 65): "t.md:1:641: blocks nested deeper than 64",
+	} {
+		_, err := Parse("t.md", src, Options{})
+		assert.EqualError(t, err, want, src)
+	}
 }
