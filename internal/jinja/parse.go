@@ -868,6 +868,10 @@ func (p *parser) parseSignature() []*Param {
 		if len(params) > 0 {
 			p.expectOp(",") // Jinja allows no trailing comma here
 		}
+		if it := p.peek(); it.typ != itemName {
+			p.next()
+			p.fail(errExpected(it.pos, "a parameter name", it))
+		}
 		name := p.importName()
 		prm := &Param{Pos: name.pos, Name: name.val}
 		if p.skipOp("=") {

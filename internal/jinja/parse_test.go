@@ -136,3 +136,8 @@ func TestParseBlockRecovery(t *testing.T) {
 		assert.EqualError(t, err, want, src)
 	}
 }
+
+func TestParseParameterName(t *testing.T) {
+	_, err := Parse("t.md", "{% macro m(a, 1) %}{% endmacro %}", Options{})
+	assert.EqualError(t, err, "t.md:1:15: expected a parameter name, found 1")
+}
