@@ -511,7 +511,7 @@ func (c *checker) name(n *NameExpr) {
 	}
 	c.seen[key] = true
 	if root := c.rootOf(c.cur); root.Kind == FrameModule && root.Parent == nil && slices.Contains(c.cfg.Declared, n.Name) {
-		c.report(errNotInModule(n.Pos, n.Name))
+		c.report(errNotInModule(n.Pos, n.Name, root.Node))
 		return
 	}
 	c.report(errUndeclared(n.Pos, n.Name, c.visibleNames(), c.cfg.DeclareHint))

@@ -252,7 +252,13 @@ func errUnknownTag(p Pos, name string) *Error {
 
 // Checks.
 
-func errNotInModule(p Pos, name string) *Error {
+// errNotInModule reports a variable of the template read by a template it
+// includes without context or imports (by: the include or import tag).
+func errNotInModule(p Pos, name string, by Node) *Error {
+	if _, ok := by.(*IncludeNode); ok {
+		return &Error{Pos: p, Kind: Undeclared, Name: name, Msg: fmt.Sprintf(
+			"%q is a variable of the including template, which a template included without context does not see: drop \"without context\" from the {%% include %%}", name)}
+	}
 	return &Error{Pos: p, Kind: Undeclared, Name: name, Msg: fmt.Sprintf(
 		"%q is a variable of the importing template, which an imported template sees only when imported with context: {%% import \"…\" as m with context %%}", name)}
 }
@@ -362,6 +368,8 @@ func errArity(p Pos, what, name string, spec Spec) *Error {
 		takes = "no arguments"
 	case spec.MaxArgs < 0:
 		takes = fmt.Sprintf("at least %d arguments", spec.MinArgs)
+	case spec.MinArgs == 1 && spec.MaxArgs == 1:
+		takes = "1 argument"
 	case spec.MinArgs == spec.MaxArgs:
 		takes = fmt.Sprintf("%d arguments", spec.MinArgs)
 	default:

@@ -1,0 +1,44 @@
+package jinja
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func checkSrc(t *testing.T, src string, declared []string, files map[string]string) error {
+	t.Helper()
+	tr, err := Parse("t.md", src, Options{})
+	require.NoError(t, err)
+	_, err = Check(tr, &Config{
+		Catalog: Catalog{
+			Filters: map[string]Spec{"image": {}, "upper": {}},
+			Tests:   map[string]Spec{"divisibleby": {MinArgs: 1, MaxArgs: 1}},
+			Globals: map[string]Spec{"range": {MinArgs: 1, MaxArgs: 3}},
+		},
+		Declared: declared,
+		Load: func(p string) (*Tree, error) {
+			src, ok := files[p]
+			if !ok {
+				return nil, &LoadError{Kind: Include, Msg: "no such file"}
+			}
+			return Parse(p, src, Options{})
+		},
+	})
+	return err
+}
+
+// TestCheckIncludeWithoutContext: a template included without context is
+// told so, not told to import with context.
+func TestCheckIncludeWithoutContext(t *testing.T) {
+	err := checkSrc(t, `{% include "p.md" without context %}`, []string{"x"}, map[string]string{"p.md": "{{ x }}"})
+	assert.EqualError(t, err, `p.md:1:4: "x" is a variable of the including template, which a template included without context does not see: drop "without context" from the {% include %}`)
+	err = checkSrc(t, `{% import "m.md" as m %}`, []string{"x"}, map[string]string{"m.md": "{{ x }}"})
+	assert.ErrorContains(t, err, "an imported template sees only when imported with context")
+}
+
+func TestCheckArityOneArgument(t *testing.T) {
+	err := checkSrc(t, "{{ 4 is divisibleby }}", nil, nil)
+	assert.EqualError(t, err, "t.md:1:4: test divisibleby takes 1 argument")
+}
