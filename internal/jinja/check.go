@@ -224,11 +224,6 @@ func (c *checker) node(n Node) {
 		})
 	case *MacroNode:
 		c.bindLocal(n.Pos, n.Name)
-		for _, p := range n.Params {
-			if p.Default != nil {
-				c.expr(p.Default)
-			}
-		}
 		c.closure(FrameMacro, n, n.Params, n.Body)
 	case *CallBlockNode:
 		c.expr(n.Call)
@@ -330,6 +325,14 @@ func (c *checker) closure(kind FrameKind, n Node, params []*Param, body []Node) 
 			for _, special := range []string{"caller", "varargs", "kwargs"} {
 				if !seen[special] {
 					fr.bind(special, SymCaller)
+				}
+			}
+			// As in Jinja, a default is evaluated when the macro is
+			// called, in its scope: it sees the parameters (m(a, b=a))
+			// and names bound after the macro.
+			for _, p := range params {
+				if p.Default != nil {
+					c.expr(p.Default)
 				}
 			}
 			c.body(body)

@@ -42,3 +42,26 @@ func TestCheckArityOneArgument(t *testing.T) {
 	err := checkSrc(t, "{{ 4 is divisibleby }}", nil, nil)
 	assert.EqualError(t, err, "t.md:1:4: test divisibleby takes 1 argument")
 }
+
+// TestCheckMacroDefaultsInTheMacroScope: as in Jinja, a parameter's default
+// is evaluated when the macro is called, in its scope: it sees the
+// parameters and names bound after the macro. It was resolved where the
+// macro is defined, so m(a=1, c=a) read an outer a (a silently wrong
+// value) or reported a undeclared; and call block defaults were not
+// checked at all.
+func TestCheckMacroDefaultsInTheMacroScope(t *testing.T) {
+	src := "{% set a = 9 %}{% macro m(a=1, c=a) %}{{ c }}{% endmacro %}"
+	tr, err := Parse("t.md", src, Options{})
+	require.NoError(t, err)
+	prog, err := Check(tr, &Config{})
+	require.NoError(t, err)
+	m := tr.Root[1].(*MacroNode)
+	ref := prog.Refs[m.Params[1].Default.(*NameExpr)]
+	require.NotNil(t, ref)
+	assert.Same(t, prog.Frame[m], ref.Frame, "the default's a is the parameter")
+
+	assert.NoError(t, checkSrc(t, "{% macro m(c=later) %}{% endmacro %}{% set later = 3 %}", nil, nil))
+	assert.EqualError(t, checkSrc(t, "{% macro m(c=nope) %}{% endmacro %}", nil, nil), `t.md:1:14: undeclared variable "nope"`)
+	assert.NoError(t, checkSrc(t, "{% macro m() %}{% endmacro %}{% call(v, w=v) m() %}{% endcall %}", nil, nil))
+	assert.EqualError(t, checkSrc(t, "{% macro m() %}{% endmacro %}{% call(v, w=z) m() %}{% endcall %}", nil, nil), `t.md:1:43: undeclared variable "z"`)
+}
