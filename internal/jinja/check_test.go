@@ -13,9 +13,10 @@ func checkSrc(t *testing.T, src string, declared []string, files map[string]stri
 	require.NoError(t, err)
 	_, err = Check(tr, &Config{
 		Catalog: Catalog{
-			Filters: map[string]Spec{"image": {}, "upper": {}},
-			Tests:   map[string]Spec{"divisibleby": {MinArgs: 1, MaxArgs: 1}},
-			Globals: map[string]Spec{"range": {MinArgs: 1, MaxArgs: 3}},
+			Filters:   map[string]Spec{"image": {}, "upper": {}},
+			Tests:     map[string]Spec{"divisibleby": {MinArgs: 1, MaxArgs: 1}},
+			Globals:   map[string]Spec{"range": {MinArgs: 1, MaxArgs: 3}},
+			ChatRoles: []string{"user"},
 		},
 		Declared: declared,
 		Load: func(p string) (*Tree, error) {
@@ -64,4 +65,11 @@ func TestCheckMacroDefaultsInTheMacroScope(t *testing.T) {
 	assert.EqualError(t, checkSrc(t, "{% macro m(c=nope) %}{% endmacro %}", nil, nil), `t.md:1:14: undeclared variable "nope"`)
 	assert.NoError(t, checkSrc(t, "{% macro m() %}{% endmacro %}{% call(v, w=v) m() %}{% endcall %}", nil, nil))
 	assert.EqualError(t, checkSrc(t, "{% macro m() %}{% endmacro %}{% call(v, w=z) m() %}{% endcall %}", nil, nil), `t.md:1:43: undeclared variable "z"`)
+}
+
+// TestCheckImageArgumentsOnce: the image filter's arguments are one
+// problem, with the chat check's message (it was reported twice).
+func TestCheckImageArgumentsOnce(t *testing.T) {
+	err := checkSrc(t, `{% chat role="user" %}{{ x | image(1) }}{% endchat %}`, []string{"x"}, nil)
+	assert.EqualError(t, err, "t.md:1:26: the image filter takes no arguments: {{ x | image }}")
 }
