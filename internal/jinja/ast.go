@@ -3,6 +3,7 @@ package jinja
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -424,9 +425,9 @@ func (n *IfNode) String() string {
 	var b strings.Builder
 	for i, br := range n.Branches {
 		if i == 0 {
-			b.WriteString("{% if " + br.Cond.String() + " %}")
+			b.WriteString("{% if " + tagExpr(br.Cond) + " %}")
 		} else {
-			b.WriteString("{% elif " + br.Cond.String() + " %}")
+			b.WriteString("{% elif " + tagExpr(br.Cond) + " %}")
 		}
 		body(&b, br.Body)
 	}
@@ -438,11 +439,21 @@ func (n *IfNode) String() string {
 	return b.String()
 }
 
-func (n *Branch) String() string { return "{% elif " + n.Cond.String() + " %}" + bodyString(n.Body) }
+func (n *Branch) String() string { return "{% elif " + tagExpr(n.Cond) + " %}" + bodyString(n.Body) }
+
+// tagExpr prints the condition of if and elif or the iterable of for,
+// which Jinja parses without conditional expressions (in for, "if" starts
+// the loop's filter): a conditional expression there is parenthesized.
+func tagExpr(x Expr) string {
+	if _, ok := x.(*CondExpr); ok {
+		return "(" + x.String() + ")"
+	}
+	return x.String()
+}
 
 func (n *ForNode) String() string {
 	var b strings.Builder
-	b.WriteString("{% for " + targetString(n.Target) + " in " + n.Iter.String())
+	b.WriteString("{% for " + targetString(n.Target) + " in " + tagExpr(n.Iter))
 	if n.Cond != nil {
 		b.WriteString(" if " + n.Cond.String())
 	}
@@ -492,7 +503,11 @@ func (n *WithNode) String() string {
 	for i := range n.Targets {
 		parts[i] = targetString(n.Targets[i]) + " = " + n.Values[i].String()
 	}
-	return "{% with " + strings.Join(parts, ", ") + " %}" + bodyString(n.Body) + "{% endwith %}"
+	head := "{% with %}"
+	if len(parts) > 0 {
+		head = "{% with " + strings.Join(parts, ", ") + " %}"
+	}
+	return head + bodyString(n.Body) + "{% endwith %}"
 }
 
 func contextString(with bool) string {
@@ -612,6 +627,9 @@ func constString(v any) string {
 	case *big.Int:
 		return v.String()
 	case float64:
+		if math.IsInf(v, 1) {
+			return "1e999" // a literal beyond float64's range, as it was written
+		}
 		s := strconv.FormatFloat(v, 'g', -1, 64)
 		if !strings.ContainsAny(s, ".eEn") {
 			s += ".0"
@@ -685,7 +703,14 @@ func operand(x Expr) string {
 
 func (n *AttrExpr) String() string { return operand(n.X) + "." + n.Name }
 
-func (n *IndexExpr) String() string { return operand(n.X) + "[" + n.Index.String() + "]" }
+func (n *IndexExpr) String() string {
+	// x[a:b, c] has a tuple of subscripts, which parentheses would not
+	// allow: print it bare.
+	if t, ok := n.Index.(*TupleExpr); ok && len(t.Items) > 1 {
+		return operand(n.X) + "[" + exprList(t.Items) + "]"
+	}
+	return operand(n.X) + "[" + n.Index.String() + "]"
+}
 
 func (n *SliceExpr) String() string {
 	s := ""
@@ -742,11 +767,22 @@ func (n *FilterExpr) String() string {
 // filterOperand prints the input of a filter or test, which binds tighter
 // than every operator but the postfixes and unary minus.
 func filterOperand(x Expr) string {
-	switch x.(type) {
-	case *FilterExpr, *TestExpr:
+	switch x := x.(type) {
+	case *FilterExpr:
 		return x.String()
+	case *TestExpr:
+		// A test without arguments is parenthesized: in "x is none is
+		// defined" Jinja would read the second "is" as the first test's
+		// argument, and refuse it.
+		if x.hasArgs() {
+			return x.String()
+		}
 	}
 	return operand(x)
+}
+
+func (n *TestExpr) hasArgs() bool {
+	return n.Args != nil || n.Kwargs != nil || n.DynArgs != nil || n.DynKwargs != nil
 }
 
 func (n *TestExpr) String() string {
@@ -755,7 +791,7 @@ func (n *TestExpr) String() string {
 		s += "not "
 	}
 	s += n.Name
-	if n.Args != nil || n.Kwargs != nil || n.DynArgs != nil || n.DynKwargs != nil {
+	if n.hasArgs() {
 		s += argsString(n.Args, n.Kwargs, n.DynArgs, n.DynKwargs)
 	}
 	return s

@@ -252,11 +252,6 @@ func (c *checker) node(n Node) {
 		})
 	case *MacroNode:
 		c.bindLocal(n.Pos, n.Name)
-		for _, p := range n.Params {
-			if p.Default != nil {
-				c.expr(p.Default)
-			}
-		}
 		c.closure(FrameMacro, n, n.Params, n.Body)
 	case *CallBlockNode:
 		c.expr(n.Call)
@@ -359,6 +354,14 @@ func (c *checker) closure(kind FrameKind, n Node, params []*Param, body []Node) 
 			for _, special := range []string{"caller", "varargs", "kwargs"} {
 				if !seen[special] {
 					fr.bind(special, SymCaller)
+				}
+			}
+			// As in Jinja, a default is evaluated when the macro is
+			// called, in its scope: it sees the parameters (m(a, b=a))
+			// and names bound after the macro.
+			for _, p := range params {
+				if p.Default != nil {
+					c.expr(p.Default)
 				}
 			}
 			c.body(body)
@@ -544,7 +547,7 @@ func (c *checker) name(n *NameExpr) {
 	}
 	c.seen[key] = true
 	if root := c.rootOf(c.cur); root.Kind == FrameModule && root.Parent == nil && slices.Contains(c.cfg.Declared, n.Name) {
-		c.report(errNotInModule(n.Pos, n.Name))
+		c.report(errNotInModule(n.Pos, n.Name, root.Node))
 		return
 	}
 	c.report(errUndeclared(n.Pos, n.Name, c.visibleNames(), c.cfg.DeclareHint))
@@ -637,6 +640,9 @@ func (c *checker) expr(x Expr) {
 			c.report(errUnknownFilter(x.Pos, x.Name, c.cfg.Catalog.Filters))
 		case spec.Refused != "":
 			c.report(errRefused(x.Pos, "filter", x.Name, spec.Refused))
+		case x.Name == "image":
+			// Its arguments are checked with the chat structure (chat.go),
+			// which says how to write it.
 		default:
 			c.arity(x.Pos, "filter", x.Name, spec, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
 		}

@@ -113,6 +113,20 @@ func errUnexpectedChar(p Pos, r rune) *Error {
 
 func errUnclosedString(p Pos) *Error { return syntaxf(p, "unclosed string literal") }
 
+// errBadEscape reports a \x, \u or \U escape that Python refuses:
+// too few hex digits, or no character (a surrogate, beyond U+10FFFF).
+func errBadEscape(p Pos, esc string, kind byte, complete bool) *Error {
+	if !complete {
+		width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[kind]
+		return syntaxf(p, "bad escape %s in string: \\%c takes %d hex digits", esc, kind, width)
+	}
+	return syntaxf(p, "bad escape %s in string: U+%s is not a character", esc, strings.ToUpper(strings.TrimLeft(esc[2:], "0")))
+}
+
+func errNamedEscape(p Pos) *Error {
+	return unsupportedf(p, `\N`, `escapes by character name (\N{…}) are not supported; write the character itself, or \u with its code`)
+}
+
 func errBadNumber(p Pos, lit string) *Error { return syntaxf(p, "bad number %q", lit) }
 
 // Parser.
@@ -181,8 +195,13 @@ func errExprDepth(p Pos) *Error {
 
 func errEmptySubscript(p Pos) *Error { return syntaxf(p, "empty subscript") }
 
-func errArgOrder(p Pos) *Error {
-	return syntaxf(p, "positional argument after keyword argument")
+// errArgOrder reports an argument out of Jinja's order: positional
+// arguments, then keyword arguments and one *args, then one **kwargs.
+func errArgOrder(p Pos, arg, after string) *Error {
+	if arg == after {
+		return syntaxf(p, "a second %s: a call takes at most one *args and one **kwargs", arg)
+	}
+	return syntaxf(p, "%s after %s: arguments go positional, then keyword and *args, then **kwargs", arg, after)
 }
 
 func errChainedTests(p Pos) *Error { return syntaxf(p, "tests cannot be chained with is") }
@@ -233,7 +252,13 @@ func errUnknownTag(p Pos, name string) *Error {
 
 // Checks.
 
-func errNotInModule(p Pos, name string) *Error {
+// errNotInModule reports a variable of the template read by a template it
+// includes without context or imports (by: the include or import tag).
+func errNotInModule(p Pos, name string, by Node) *Error {
+	if _, ok := by.(*IncludeNode); ok {
+		return &Error{Pos: p, Kind: Undeclared, Name: name, Msg: fmt.Sprintf(
+			"%q is a variable of the including template, which a template included without context does not see: drop \"without context\" from the {%% include %%}", name)}
+	}
 	return &Error{Pos: p, Kind: Undeclared, Name: name, Msg: fmt.Sprintf(
 		"%q is a variable of the importing template, which an imported template sees only when imported with context: {%% import \"…\" as m with context %%}", name)}
 }
@@ -343,6 +368,8 @@ func errArity(p Pos, what, name string, spec Spec) *Error {
 		takes = "no arguments"
 	case spec.MaxArgs < 0:
 		takes = fmt.Sprintf("at least %d arguments", spec.MinArgs)
+	case spec.MinArgs == 1 && spec.MaxArgs == 1:
+		takes = "1 argument"
 	case spec.MinArgs == spec.MaxArgs:
 		takes = fmt.Sprintf("%d arguments", spec.MinArgs)
 	default:

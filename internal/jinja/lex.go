@@ -27,6 +27,7 @@ const (
 	itemInt                 // an integer literal; val is its text, underscores removed
 	itemFloat               // a float literal; val is its text, underscores removed
 	itemOp                  // an operator or punctuation
+	itemError               // where a tag failed to lex; the lexer reports the problem
 )
 
 type item struct {
@@ -84,11 +85,14 @@ type lexer struct {
 	opens     []int // where they opened
 	closer    string
 	tagStart  int
-	err       *Error
+	errs      ErrorList
 }
 
-// lex tokenizes normalized source.
-func lex(src string, opt Options) ([]item, *Error) {
+// lex tokenizes normalized source. A tag that fails to lex is reported and
+// ends in an itemError, then its closer, and lexing goes on after it, so
+// one pass reports a problem in every tag; a problem that runs to the end
+// of the source (an unclosed comment, tag or string) ends the items.
+func lex(src string, opt Options) ([]item, ErrorList) {
 	if !utf8.ValidString(src) {
 		i := 0
 		for i < len(src) {
@@ -98,25 +102,52 @@ func lex(src string, opt Options) ([]item, *Error) {
 			}
 			i += n
 		}
-		return nil, errInvalidUTF8(Pos(i))
+		return nil, ErrorList{errInvalidUTF8(Pos(i))}
 	}
 	l := &lexer{src: src, opt: opt, lineStart: true, items: make([]item, 0, len(src)/24+8)}
 	for state := lexText; state != nil; {
 		state = state(l)
 	}
-	if l.err != nil {
-		return nil, l.err
-	}
-	return l.items, nil
+	return l.items, l.errs
 }
 
 func (l *lexer) emit(t itemType, pos int, val string) {
 	l.items = append(l.items, item{typ: t, pos: Pos(pos), val: val})
 }
 
-func (l *lexer) fail(e *Error) stateFn {
-	l.err = e
+// failEOF records a problem that leaves nothing to lex: the items end
+// (with an itemError when a tag is open).
+func (l *lexer) failEOF(e *Error, inTag bool) stateFn {
+	l.errs = append(l.errs, e)
+	if inTag {
+		l.emit(itemError, int(e.Pos), e.Msg)
+	}
+	l.emit(itemEOF, len(l.src), "")
 	return nil
+}
+
+// failTag records a problem inside a tag and skips to the tag's next
+// closer at or after from, which it emits, so the parser skips the tag as
+// one it could not parse.
+func (l *lexer) failTag(e *Error, from int) stateFn {
+	l.errs = append(l.errs, e)
+	l.emit(itemError, int(e.Pos), e.Msg)
+	k := strings.Index(l.src[from:], l.closer)
+	if k < 0 {
+		l.emit(itemEOF, len(l.src), "")
+		return nil
+	}
+	k += from
+	strip := k > from && l.src[k-1] == '-'
+	keep := k > from && l.src[k-1] == '+' && l.closer == "%}"
+	if l.closer == "}}" {
+		l.emit(itemVarEnd, k, "}}")
+	} else {
+		l.emit(itemBlockEnd, k, "%}")
+	}
+	l.pos = k + 2
+	l.afterTag(strip, keep, l.closer == "%}")
+	return lexText
 }
 
 // nextDelim finds the next "{{", "{%" or "{#" at or after i.
@@ -187,12 +218,12 @@ func lexText(l *lexer) stateFn {
 func (l *lexer) stripBefore(text string, sign byte, isBlock bool) string {
 	switch {
 	case sign == '-':
-		return strings.TrimRightFunc(text, unicode.IsSpace)
+		return strings.TrimRightFunc(text, isSpace)
 	case sign == '+' || !isBlock || !l.opt.LStripBlocks:
 		return text
 	}
 	lpos := strings.LastIndexByte(text, '\n') + 1
-	if (lpos > 0 || l.lineStart) && strings.TrimFunc(text[lpos:], unicode.IsSpace) == "" {
+	if (lpos > 0 || l.lineStart) && strings.TrimFunc(text[lpos:], isSpace) == "" {
 		return text[:lpos]
 	}
 	return text
@@ -205,7 +236,7 @@ func (l *lexer) afterTag(strip, keep, block bool) {
 	switch {
 	case strip:
 		rest := l.src[l.pos:]
-		n := len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
+		n := len(rest) - len(strings.TrimLeftFunc(rest, isSpace))
 		l.lineStart = n > 0 && rest[n-1] == '\n'
 		l.pos += n
 	case block && !keep && l.opt.TrimBlocks && l.pos < len(l.src) && l.src[l.pos] == '\n':
@@ -220,7 +251,7 @@ func (l *lexer) afterTag(strip, keep, block bool) {
 func lexComment(l *lexer) stateFn {
 	k := strings.Index(l.src[l.pos:], "#}")
 	if k < 0 {
-		return l.fail(errUnclosedComment(Pos(l.tagStart)))
+		return l.failEOF(errUnclosedComment(Pos(l.tagStart)), false)
 	}
 	end := l.pos + k
 	strip := end > l.pos && l.src[end-1] == '-'
@@ -264,12 +295,12 @@ func (l *lexer) raw(textStart int, text string, sign byte, tagStart, bodyStart i
 	}
 	if l.src[bodyStart-3] == '-' {
 		rest := l.src[bodyStart:]
-		bodyStart += len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
+		bodyStart += len(rest) - len(strings.TrimLeftFunc(rest, isSpace))
 	}
 	for k := bodyStart; ; {
 		j := strings.Index(l.src[k:], "{%")
 		if j < 0 {
-			return l.fail(errUnclosedRaw(Pos(tagStart)))
+			return l.failEOF(errUnclosedRaw(Pos(tagStart)), false)
 		}
 		j += k
 		i := j + 2
@@ -310,7 +341,7 @@ func (l *lexer) raw(textStart int, text string, sign byte, tagStart, bodyStart i
 func skipSpace(s string, i int) int {
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsSpace(r) {
+		if !isSpace(r) {
 			break
 		}
 		i += n
@@ -326,9 +357,9 @@ func lexInside(l *lexer) stateFn {
 			// The closer was there, but inside a bracket: the bracket is
 			// the mistake.
 			o := l.opens[len(l.opens)-1]
-			return l.fail(errUnclosedBracket(Pos(o), l.src[o], l.closer))
+			return l.failEOF(errUnclosedBracket(Pos(o), l.src[o], l.closer), true)
 		}
-		return l.fail(errUnclosedTag(Pos(l.tagStart), l.closer))
+		return l.failEOF(errUnclosedTag(Pos(l.tagStart), l.closer), true)
 	}
 	rest := l.src[l.pos:]
 	if l.depth == 0 {
@@ -364,7 +395,7 @@ func lexInside(l *lexer) stateFn {
 		if r == '_' || unicode.IsLetter(r) {
 			return lexName
 		}
-		return l.fail(errUnexpectedChar(Pos(l.pos), r))
+		return l.failTag(errUnexpectedChar(Pos(l.pos), r), l.pos)
 	}
 	for _, op := range operators {
 		if strings.HasPrefix(rest, op) {
@@ -377,10 +408,10 @@ func lexInside(l *lexer) stateFn {
 				// one opened.
 				want := map[string]byte{")": '(', "]": '[', "}": '{'}[op]
 				if l.depth == 0 {
-					return l.fail(errUnbalanced(Pos(l.pos), op, 0))
+					return l.failTag(errUnbalanced(Pos(l.pos), op, 0), l.pos)
 				}
 				if o := l.opens[len(l.opens)-1]; l.src[o] != want {
-					return l.fail(errUnbalanced(Pos(l.pos), op, l.src[o]))
+					return l.failTag(errUnbalanced(Pos(l.pos), op, l.src[o]), l.pos)
 				}
 				l.depth--
 				l.opens = l.opens[:len(l.opens)-1]
@@ -391,7 +422,7 @@ func lexInside(l *lexer) stateFn {
 		}
 	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	return l.fail(errUnexpectedChar(Pos(l.pos), r))
+	return l.failTag(errUnexpectedChar(Pos(l.pos), r), l.pos)
 }
 
 // operators are Jinja's, longest first.
@@ -430,7 +461,7 @@ func lexNumber(l *lexer) stateFn {
 		case 'o':
 			ok = func(c byte) bool { return c >= '0' && c <= '7' }
 		case 'x':
-			ok = func(c byte) bool { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
+			ok = isHexDigit
 		}
 		if ok != nil {
 			i := start + 2
@@ -460,14 +491,27 @@ func lexNumber(l *lexer) stateFn {
 			i = digits(k, isDigit)
 		}
 	}
-	l.pos = i
 	t := itemInt
-	if isFloat {
+	switch {
+	case isFloat && !afterDot(s, start):
 		t = itemFloat
+	case s[start] == '0':
+		// As Python's, a decimal integer does not start with 0 (but 00
+		// and 0_0 are zero): 012 is 0 followed by 12, which the parser
+		// refuses. A float may: 012.5 is 12.5.
+		i = digits(start, func(c byte) bool { return c == '0' })
+	case isFloat:
+		// As Jinja's: after a dot a number is an integer, so x.0.1 is
+		// x[0][1] (and x.1e5 is x[1] followed by e5).
+		i = digits(start, isDigit)
 	}
+	l.pos = i
 	l.emit(t, start, strings.ReplaceAll(s[start:i], "_", ""))
 	return lexInside
 }
+
+// afterDot reports whether the number at i follows a "." directly.
+func afterDot(s string, i int) bool { return i > 0 && s[i-1] == '.' }
 
 // lexString lexes a quoted string and decodes its escapes as Python's
 // unicode_escape codec does, which is what Jinja applies.
@@ -482,18 +526,24 @@ func lexString(l *lexer) stateFn {
 		i++
 	}
 	if i >= len(l.src) {
-		return l.fail(errUnclosedString(Pos(start)))
+		return l.failTag(errUnclosedString(Pos(start)), start+1)
 	}
 	l.pos = i + 1
-	l.emit(itemString, start, unescape(l.src[start+1:i]))
+	v, bad := unescape(l.src[start+1 : i])
+	if bad != nil {
+		bad.Pos += Pos(start + 1)
+		return l.failTag(bad, l.pos)
+	}
+	l.emit(itemString, start, v)
 	return lexInside
 }
 
 // unescape decodes Python's backslash escapes; an unknown escape stays as
-// written, as in Python.
-func unescape(s string) string {
+// written, as in Python. An escape Python refuses (\x4, \U00110000) is
+// refused, positioned at its backslash in s.
+func unescape(s string) (string, *Error) {
 	if strings.IndexByte(s, '\\') < 0 {
-		return s
+		return s, nil
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -532,19 +582,24 @@ func unescape(s string) string {
 			i += n - 1
 		case 'x', 'u', 'U':
 			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			if v, ok := hexValue(s, i+1, width); ok && utf8.ValidRune(rune(v)) {
-				b.WriteRune(rune(v))
-				i += width
-				break
+			v, ok := hexValue(s, i+1, width)
+			if !ok || !utf8.ValidRune(rune(v)) {
+				end := i + 1
+				for end < len(s) && end < i+1+width && isHexDigit(s[end]) {
+					end++
+				}
+				return "", errBadEscape(Pos(i-1), s[i-1:end], e, ok)
 			}
-			b.WriteByte('\\')
-			b.WriteByte(e)
+			b.WriteRune(rune(v))
+			i += width
+		case 'N':
+			return "", errNamedEscape(Pos(i - 1))
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(e)
 		}
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 func hexValue(s string, i, width int) (int, bool) {
@@ -556,7 +611,7 @@ func hexValue(s string, i, width int) (int, bool) {
 		switch {
 		case isDigit(c):
 			v = v*16 + int(c-'0')
-		case c|0x20 >= 'a' && c|0x20 <= 'f':
+		case isHexDigit(c):
 			v = v*16 + int(c|0x20-'a') + 10
 		default:
 			return 0, false
@@ -567,4 +622,9 @@ func hexValue(s string, i, width int) (int, bool) {
 
 func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
+func isHexDigit(c byte) bool    { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
 func isNameByte(c byte) bool    { return c == '_' || isASCIILetter(c) || isDigit(c) }
+
+// isSpace is Python's str.isspace, which Jinja's whitespace rules use: Go's
+// unicode.IsSpace and the ASCII separators U+001C to U+001F.
+func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }

@@ -1,7 +1,9 @@
 package jinja
 
 import (
+	"cmp"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,14 +33,17 @@ const (
 func Parse(name, src string, opt Options) (*Tree, error) {
 	s := NewSource(name, Normalize(src, opt.KeepTrailingNewline))
 	t := &Tree{Source: s}
-	items, err := lex(s.Text, opt)
-	if err != nil {
-		return t, (&ErrorList{err}).located(s)
+	items, errs := lex(s.Text, opt)
+	if items == nil {
+		return t, errs.located(s)
 	}
 	p := &parser{items: items}
 	t.Root = p.parseTemplate()
-	if len(p.errs) > 0 {
-		return t, p.errs.located(s)
+	if errs = append(errs, p.errs...); len(errs) > 0 {
+		// In source order: an unclosed block is found at the end but
+		// reported where it opened.
+		slices.SortStableFunc(errs, func(a, b *Error) int { return cmp.Compare(a.Pos, b.Pos) })
+		return t, errs.located(s)
 	}
 	return t, nil
 }
@@ -50,12 +55,44 @@ type parser struct {
 	errs  ErrorList
 	depth int // statements being parsed, the template itself included
 	expr  int // expression nesting in the current tag
+	// colonOK is set while parsing a dict key or a slice bound, where a
+	// ":" after a filter ends the expression instead of being Django's
+	// filter argument.
+	colonOK bool
+	open    []string        // the block tags around the current tag, outermost first
+	crossed map[int]bool    // end tags (their "{%" item) of crossed blocks, already reported
+	unknown map[string]bool // unknown tags reported, whose end tags are not reported again
+	gaveUp  bool            // the rest of the source was skipped (too deep): blocks are not closed
 }
 
-// failure unwinds one statement's parse to the statement loop.
+// failure unwinds one statement's parse to the statement loop. A nil err
+// is a tag the lexer could not read, which the lexer has reported.
 type failure struct{ err *Error }
 
 func (p *parser) fail(e *Error) { panic(failure{e}) }
+
+// record records the problem of a failure.
+// A problem the parser finds in a tag the lexer could not read is not
+// recorded: it is the lexer's problem, which it has reported.
+func (p *parser) record(fl failure) {
+	if fl.err != nil && !p.lexErrorAhead() {
+		p.errs = append(p.errs, fl.err)
+	}
+}
+
+// lexErrorAhead reports whether the rest of the current tag holds an
+// itemError.
+func (p *parser) lexErrorAhead() bool {
+	for _, it := range p.items[p.i:] {
+		switch it.typ {
+		case itemError:
+			return true
+		case itemBlockEnd, itemVarEnd, itemEOF:
+			return false
+		}
+	}
+	return false
+}
 
 func (p *parser) peek() item { return p.items[p.i] }
 
@@ -66,7 +103,18 @@ func (p *parser) peekAt(k int) item {
 	return p.items[len(p.items)-1]
 }
 
+// next consumes an item; a tag the lexer could not read ends the parse
+// of the statement.
 func (p *parser) next() item {
+	it := p.advance()
+	if it.typ == itemError {
+		panic(failure{})
+	}
+	return it
+}
+
+// advance consumes an item, whatever it is.
+func (p *parser) advance() item {
 	it := p.items[p.i]
 	if it.typ != itemEOF {
 		p.i++
@@ -125,17 +173,23 @@ func (p *parser) expectBlockEnd() {
 }
 
 // skipTag skips to just after the end of the current tag (after an error).
+// The error may have been found at the tag's end, already consumed.
 func (p *parser) skipTag() {
+	if p.i > 0 {
+		if t := p.items[p.i-1].typ; t == itemBlockEnd || t == itemVarEnd {
+			return
+		}
+	}
 	for {
 		it := p.peek()
 		switch it.typ {
 		case itemEOF:
 			return
 		case itemBlockEnd, itemVarEnd:
-			p.next()
+			p.advance()
 			return
 		}
-		p.next()
+		p.advance()
 	}
 }
 
@@ -143,8 +197,10 @@ func (p *parser) parseTemplate() []Node {
 	nodes, end := p.parseBody()
 	for end != nil {
 		// An end tag nothing opened: report it and go on after it.
-		p.errs = append(p.errs, errUnexpectedEndTag(end.pos, end.val, ""))
-		p.skipTag()
+		if !p.skipReported(end) {
+			p.errs = append(p.errs, errUnexpectedEndTag(end.pos, end.val, ""))
+			p.skipTag()
+		}
 		var more []Node
 		more, end = p.parseBody()
 		nodes = append(nodes, more...)
@@ -187,13 +243,14 @@ func (p *parser) parseBody() ([]Node, *endTag) {
 			if p.depth > MaxBlockDepth {
 				p.errs = append(p.errs, errBlockDepth(it.pos))
 				p.skipToEnd()
+				p.gaveUp = true
 				return nodes, nil
 			}
 			if n := p.statement(p.parseStatement); n != nil {
 				nodes = append(nodes, n)
 			}
 		default:
-			p.next()
+			p.advance()
 		}
 	}
 }
@@ -201,8 +258,14 @@ func (p *parser) parseBody() ([]Node, *endTag) {
 // skipToEnd gives up on the rest of the source.
 func (p *parser) skipToEnd() {
 	for p.peek().typ != itemEOF {
-		p.next()
+		p.advance()
 	}
+}
+
+// isMiddle reports whether word divides the body of the block that end
+// closes.
+func isMiddle(word, end string) bool {
+	return (word == "else" && (end == "endif" || end == "endfor")) || (word == "elif" && end == "endif")
 }
 
 // isEndLike reports tags that end or divide a body.
@@ -224,7 +287,7 @@ func (p *parser) statement(f func() Node) (n Node) {
 			if !ok {
 				panic(r)
 			}
-			p.errs = append(p.errs, fl.err)
+			p.record(fl)
 			p.skipTag()
 			n = nil
 			// A block tag whose header failed still owns its body: parse
@@ -235,7 +298,7 @@ func (p *parser) statement(f func() Node) (n Node) {
 			}
 		}
 	}()
-	p.expr, p.tag = 0, ""
+	p.expr, p.tag, p.colonOK = 0, "", false
 	return f()
 }
 
@@ -251,6 +314,10 @@ func (p *parser) skipBlock(end string) {
 	for {
 		_, e := p.parseBody()
 		if e == nil {
+			return
+		}
+		if e.val != end && !isMiddle(e.val, end) && p.closesOuter(e.val, p.open) {
+			p.i-- // the end of a block around this one: leave it to that block
 			return
 		}
 		p.next()
@@ -271,6 +338,20 @@ func (p *parser) parseOutput() Node {
 	return &OutputNode{Pos: open.pos, X: x}
 }
 
+// parsePrint parses the expressions of {% print a, b %}, which Jinja
+// prints one after the other (not as a tuple): a ~ b.
+func (p *parser) parsePrint() Expr {
+	x := p.parseExpression(true)
+	if !p.isOp(",") {
+		return x
+	}
+	c := &ConcatExpr{Pos: x.Position(), Items: []Expr{x}}
+	for p.skipOp(",") {
+		c.Items = append(c.Items, p.parseExpression(true))
+	}
+	return c
+}
+
 func (p *parser) parseStatement() Node {
 	open := p.next()
 	name := p.next()
@@ -280,6 +361,10 @@ func (p *parser) parseStatement() Node {
 	p.tag = name.val
 	if name.val == "set" && !p.setIsBlock() {
 		p.tag = ""
+	}
+	if _, ok := blockEnds[p.tag]; ok {
+		p.open = append(p.open, p.tag)
+		defer func() { p.open = p.open[:len(p.open)-1] }()
 	}
 	switch name.val {
 	case "if":
@@ -314,7 +399,7 @@ func (p *parser) parseStatement() Node {
 		n.Body = p.parseBlockBody(open.pos, "autoescape", "endautoescape")
 		return n
 	case "print":
-		n := &OutputNode{Pos: open.pos, X: p.parseTuple(true, false, nil)}
+		n := &OutputNode{Pos: open.pos, X: p.parsePrint()}
 		p.expectBlockEnd()
 		return n
 	case "break":
@@ -329,6 +414,10 @@ func (p *parser) parseStatement() Node {
 		p.expectBlockEnd()
 		return &GenerationNode{Pos: open.pos, Body: p.parseBlockBody(open.pos, "generation", "endgeneration")}
 	}
+	if p.unknown == nil {
+		p.unknown = map[string]bool{}
+	}
+	p.unknown[name.val] = true // {% endtrans %} is not a second problem
 	p.fail(errUnknownTag(name.pos, name.val))
 	return nil
 }
@@ -337,14 +426,13 @@ func (p *parser) parseStatement() Node {
 // it consumes. A body that is never closed, or closed by another tag, is
 // reported at the opening tag.
 func (p *parser) parseBlockBody(open Pos, tag, end string) []Node {
-	nodes, e := p.parseBody()
+	nodes, e := p.blockBody(tag, end)
 	switch {
 	case e == nil:
-		p.errs = append(p.errs, errNeverClosed(open, tag, end))
+		p.neverClosed(open, tag, end)
 		return nodes
 	case e.val != end:
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
-		p.skipTag()
+		p.mismatch(open, tag, end, e)
 		return nodes
 	}
 	p.next() // the end tag's name
@@ -361,7 +449,7 @@ func (p *parser) endTagArgs(e *endTag, end string) {
 			if !ok {
 				panic(r)
 			}
-			p.errs = append(p.errs, fl.err)
+			p.record(fl)
 			p.skipTag()
 		}
 	}()
@@ -381,10 +469,10 @@ func (p *parser) parseIf(open Pos) Node {
 	p.expectBlockEnd()
 	brPos := open
 	for {
-		body, e := p.parseBody()
+		body, e := p.blockBody("if", "elif", "else", "endif")
 		n.Branches = append(n.Branches, &Branch{Pos: brPos, Cond: cond, Body: orEmpty(body)})
 		if e == nil {
-			p.errs = append(p.errs, errNeverClosed(open, "if", "endif"))
+			p.neverClosed(open, "if", "endif")
 			return n
 		}
 		switch e.val {
@@ -396,7 +484,7 @@ func (p *parser) parseIf(open Pos) Node {
 		case "else":
 			p.next()
 			p.endTagArgs(e, "else")
-			els, e2 := p.parseBody()
+			els, e2 := p.blockBody("if", "endif")
 			n.Else = orEmpty(els)
 			p.closeWith(open, "if", "endif", e2)
 			return n
@@ -405,8 +493,7 @@ func (p *parser) parseIf(open Pos) Node {
 			p.endTagArgs(e, "endif")
 			return n
 		}
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, "if"))
-		p.skipTag()
+		p.mismatch(open, "if", "endif", e)
 		return n
 	}
 }
@@ -420,23 +507,113 @@ func (p *parser) recoverExpr(f func() Expr) (x Expr) {
 			if !ok {
 				panic(r)
 			}
-			p.errs = append(p.errs, fl.err)
+			p.record(fl)
 			p.skipTag()
-			x = &ConstExpr{Pos: fl.err.Pos, Value: false}
+			x = &ConstExpr{Pos: p.peek().pos, Value: false} // a placeholder: the branch is not run
+			if fl.err != nil {
+				x.(*ConstExpr).Pos = fl.err.Pos
+			}
 		}
 	}()
 	p.expr = 0
 	return f()
 }
 
+// blockBody parses the body of block tag up to one of the end or middle
+// tags it accepts, or one that belongs to a block around it, which it
+// returns unconsumed (nil at the end of the source). A tag that belongs
+// to no open block is reported and skipped, and the body goes on.
+func (p *parser) blockBody(tag string, accept ...string) ([]Node, *endTag) {
+	nodes, e := p.parseBody()
+	for e != nil && !slices.Contains(accept, e.val) && !p.closesOuter(e.val, p.open[:len(p.open)-1]) {
+		if !p.skipReported(e) {
+			p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
+			p.skipTag()
+		}
+		var more []Node
+		more, e = p.parseBody()
+		nodes = append(nodes, more...)
+	}
+	return nodes, e
+}
+
+// mismatch reports the end or middle tag e that stopped the body of a
+// block tag but is not its end. When e belongs to a block around it (the
+// block in between was never closed, as in {% if %}{% for %}{% endif %}),
+// the unclosed block is reported where it opened and e is left to the
+// block it belongs to; otherwise e is reported and skipped.
+//
+// Crossed tags, as in {% if %}{% chat %}{% endif %}{% endchat %}, are one
+// mistake: e is reported, both blocks end there, and the end tag after e
+// is skipped without a second report.
+func (p *parser) mismatch(open Pos, tag, end string, e *endTag) {
+	if p.closesOuter(e.val, p.open[:len(p.open)-1]) {
+		if j, ok := p.nextTagIs(end); ok {
+			p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
+			if p.crossed == nil {
+				p.crossed = map[int]bool{}
+			}
+			p.crossed[j] = true
+		} else {
+			p.neverClosed(open, tag, end)
+		}
+		p.i-- // back to the tag's "{%"
+		return
+	}
+	p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
+	p.skipTag()
+}
+
+// nextTagIs reports whether the tag after the current one (past
+// whitespace) is {% name %}, and the index of its "{%".
+func (p *parser) nextTagIs(name string) (int, bool) {
+	j := p.i
+	for j < len(p.items) && p.items[j].typ != itemBlockEnd && p.items[j].typ != itemEOF {
+		j++
+	}
+	j++
+	for j < len(p.items) && p.items[j].typ == itemText && strings.TrimSpace(p.items[j].val) == "" {
+		j++
+	}
+	ok := j+1 < len(p.items) && p.items[j].typ == itemBlockBegin && p.items[j+1].typ == itemName && p.items[j+1].val == name
+	return j, ok
+}
+
+// skipReported skips the end tag e, whose "{%" was just consumed, if it
+// ends a crossed block or an unknown tag, both already reported.
+func (p *parser) skipReported(e *endTag) bool {
+	if p.crossed[p.i-1] || (strings.HasPrefix(e.val, "end") && p.unknown[e.val[3:]]) {
+		p.skipTag()
+		return true
+	}
+	return false
+}
+
+// neverClosed reports a block tag that is never closed, unless the parser
+// gave up on the rest of the source.
+func (p *parser) neverClosed(open Pos, tag, end string) {
+	if !p.gaveUp {
+		p.errs = append(p.errs, errNeverClosed(open, tag, end))
+	}
+}
+
+// closesOuter reports whether word ends or divides one of the blocks.
+func (p *parser) closesOuter(word string, blocks []string) bool {
+	for _, tag := range blocks {
+		if blockEnds[tag] == word || (word == "else" && (tag == "if" || tag == "for")) || (word == "elif" && tag == "if") {
+			return true
+		}
+	}
+	return false
+}
+
 // closeWith consumes the end tag e that must be end, or reports it.
 func (p *parser) closeWith(open Pos, tag, end string, e *endTag) {
 	switch {
 	case e == nil:
-		p.errs = append(p.errs, errNeverClosed(open, tag, end))
+		p.neverClosed(open, tag, end)
 	case e.val != end:
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, tag))
-		p.skipTag()
+		p.mismatch(open, tag, end, e)
 	default:
 		p.next()
 		p.endTagArgs(e, end)
@@ -456,12 +633,12 @@ func (p *parser) parseFor(open Pos) Node {
 	}
 	n.Recursive = p.skipName("recursive")
 	p.expectBlockEnd()
-	body, e := p.parseBody()
+	body, e := p.blockBody("for", "else", "endfor")
 	n.Body = orEmpty(body)
 	if e != nil && e.val == "else" {
 		p.next()
 		p.endTagArgs(e, "else")
-		els, e2 := p.parseBody()
+		els, e2 := p.blockBody("for", "endfor")
 		n.Else = orEmpty(els)
 		p.closeWith(open, "for", "endfor", e2)
 		return n
@@ -479,8 +656,11 @@ func (p *parser) parseAssignTarget(withNamespace bool, stop string) Expr {
 	comma := false
 	for p.skipOp(",") {
 		comma = true
-		if p.isName(stop) || p.isOp("=") || p.isOp(")") || p.peek().typ == itemBlockEnd {
-			break // a trailing comma
+		// A trailing comma, as Jinja's is_tuple_end allows it: before
+		// the end of the tag or a ")", and in for before "in" (not
+		// before "=": {% set a, = x %} is an error in Jinja).
+		if p.isName(stop) || p.isOp(")") || p.peek().typ == itemBlockEnd {
+			break
 		}
 		items = append(items, p.parseTargetItem(withNamespace))
 	}
@@ -641,14 +821,13 @@ func (p *parser) parseBlock(open Pos) Node {
 	n.Scoped = p.skipName("scoped")
 	n.Required = p.skipName("required")
 	p.expectBlockEnd()
-	body, e := p.parseBody()
+	body, e := p.blockBody("block", "endblock")
 	n.Body = orEmpty(body)
 	switch {
 	case e == nil:
-		p.errs = append(p.errs, errNeverClosed(open, "block", "endblock"))
+		p.neverClosed(open, "block", "endblock")
 	case e.val != "endblock":
-		p.errs = append(p.errs, errUnexpectedEndTag(e.pos, e.val, "block"))
-		p.skipTag()
+		p.mismatch(open, "block", "endblock", e)
 	default:
 		p.next()
 		func() {
@@ -658,7 +837,7 @@ func (p *parser) parseBlock(open Pos) Node {
 					if !ok {
 						panic(r)
 					}
-					p.errs = append(p.errs, fl.err)
+					p.record(fl)
 					p.skipTag()
 				}
 			}()
@@ -687,10 +866,11 @@ func (p *parser) parseSignature() []*Param {
 	var params []*Param
 	for !p.isOp(")") {
 		if len(params) > 0 {
-			p.expectOp(",")
-			if p.isOp(")") {
-				break
-			}
+			p.expectOp(",") // Jinja allows no trailing comma here
+		}
+		if it := p.peek(); it.typ != itemName {
+			p.next()
+			p.fail(errExpected(it.pos, "a parameter name", it))
 		}
 		name := p.importName()
 		prm := &Param{Pos: name.pos, Name: name.val}
@@ -1014,7 +1194,9 @@ func (p *parser) parsePrimary() Expr {
 			if p.skipOp(")") {
 				return &TupleExpr{Pos: it.pos, Items: []Expr{}}
 			}
+			restore := p.colonEnds(false)
 			x := p.parseTuple(true, false, nil)
+			restore()
 			p.expectOp(")")
 			if t, ok := x.(*TupleExpr); ok {
 				t.Pos = it.pos
@@ -1042,7 +1224,7 @@ func (p *parser) parsePrimary() Expr {
 						break
 					}
 				}
-				d.Keys = append(d.Keys, p.parseExpression(true))
+				d.Keys = append(d.Keys, p.parseBeforeColon())
 				p.expectOp(":")
 				d.Values = append(d.Values, p.parseExpression(true))
 			}
@@ -1109,10 +1291,7 @@ func (p *parser) parseSubscript(x Expr) Expr {
 	var args []Expr
 	for !p.isOp("]") {
 		if len(args) > 0 {
-			p.expectOp(",")
-			if p.isOp("]") {
-				break
-			}
+			p.expectOp(",") // Jinja allows no trailing comma here
 		}
 		args = append(args, p.parseSubscribed())
 	}
@@ -1134,14 +1313,14 @@ func (p *parser) parseSubscribed() Expr {
 	start := p.peek().pos
 	var parts [3]Expr
 	if !p.isOp(":") {
-		parts[0] = p.parseExpression(true)
+		parts[0] = p.parseBeforeColon()
 		if !p.isOp(":") {
 			return parts[0]
 		}
 	}
 	p.next()
 	if !p.isOp("]") && !p.isOp(",") && !p.isOp(":") {
-		parts[1] = p.parseExpression(true)
+		parts[1] = p.parseBeforeColon()
 	}
 	if p.skipOp(":") {
 		if !p.isOp("]") && !p.isOp(",") {
@@ -1151,13 +1330,42 @@ func (p *parser) parseSubscribed() Expr {
 	return &SliceExpr{Pos: start, Start: parts[0], Stop: parts[1], Step: parts[2]}
 }
 
+// parseBeforeColon parses an expression that a ":" may follow: a dict
+// key or a slice bound ({x | upper: 1}, xs[a | int:]).
+func (p *parser) parseBeforeColon() Expr {
+	defer p.colonEnds(true)()
+	return p.parseExpression(true)
+}
+
+// colonEnds sets colonOK until the returned function restores it.
+func (p *parser) colonEnds(ok bool) func() {
+	saved := p.colonOK
+	p.colonOK = ok
+	return func() { p.colonOK = saved }
+}
+
 type callArgs struct {
 	args       []Expr
 	kwargs     []*Keyword
 	dyn, dynkw Expr
 }
 
+// after names what a misplaced argument follows: the last of **kwargs,
+// *args and (for a positional one) keyword arguments.
+func (a *callArgs) after(kw bool) string {
+	switch {
+	case a.dynkw != nil:
+		return "**kwargs"
+	case a.dyn != nil:
+		return "*args"
+	case kw && a.kwargs != nil:
+		return "keyword argument"
+	}
+	return ""
+}
+
 func (p *parser) parseCallArgs() callArgs {
+	defer p.colonEnds(false)()
 	p.expectOp("(")
 	var a callArgs
 	first := true
@@ -1169,24 +1377,32 @@ func (p *parser) parseCallArgs() callArgs {
 			}
 		}
 		first = false
+		// Jinja's order: positional arguments, then keyword arguments
+		// and at most one *args, then at most one **kwargs.
 		it := p.peek()
 		switch {
 		case it.typ == itemOp && it.val == "*":
+			if a.dyn != nil || a.dynkw != nil {
+				p.fail(errArgOrder(it.pos, "*args", a.after(false)))
+			}
 			p.next()
 			a.dyn = p.parseExpression(true)
 		case it.typ == itemOp && it.val == "**":
+			if a.dynkw != nil {
+				p.fail(errArgOrder(it.pos, "**kwargs", "**kwargs"))
+			}
 			p.next()
 			a.dynkw = p.parseExpression(true)
 		case it.typ == itemName && p.peekAt(1).typ == itemOp && p.peekAt(1).val == "=":
 			if a.dynkw != nil {
-				p.fail(errArgOrder(it.pos))
+				p.fail(errArgOrder(it.pos, "keyword argument", "**kwargs"))
 			}
 			p.next()
 			p.next()
 			a.kwargs = append(a.kwargs, &Keyword{Pos: it.pos, Name: it.val, Value: p.parseExpression(true)})
 		default:
 			if a.kwargs != nil || a.dyn != nil || a.dynkw != nil {
-				p.fail(errArgOrder(it.pos))
+				p.fail(errArgOrder(it.pos, "positional argument", a.after(true)))
 			}
 			a.args = append(a.args, p.parseExpression(true))
 		}
@@ -1242,7 +1458,7 @@ func (p *parser) parseFilter(x Expr) *FilterExpr {
 	case p.isOp("("):
 		a := p.parseCallArgs()
 		f.Args, f.Kwargs, f.DynArgs, f.DynKwargs = orEmptyExprs(a.args), a.kwargs, a.dyn, a.dynkw
-	case p.isOp(":"):
+	case p.isOp(":") && !p.colonOK:
 		p.fail(errDjangoFilterArg(p.peek().pos, name.val))
 	}
 	return f
