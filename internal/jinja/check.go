@@ -106,8 +106,8 @@ func Check(t *Tree, cfg *Config) (*Program, error) {
 	if c.cfg.MaxInlined > 0 && c.cfg.Load != nil {
 		// Refuse an amplifying set before expanding anything: the size of
 		// each file with its includes expanded, from one parse of each.
-		if n, chain := c.expandedSize(t); n > c.cfg.MaxInlined {
-			c.report(errInlinedSize(0, "include", chain, c.cfg.MaxInlined))
+		if n, chain, at, tag := c.expandedSize(t); n > c.cfg.MaxInlined {
+			c.report(errInlinedSize(at, tag, chain, c.cfg.MaxInlined))
 			return c.prog, c.errs
 		}
 	}
@@ -742,10 +742,15 @@ func (c *checker) call(x *CallExpr) {
 // import and extends expanded (each file parsed once; the sizes of files
 // memoized, so parts that include each other many times cost one parse
 // each), and the chain of files that contributes the most.
-func (c *checker) expandedSize(t *Tree) (int, []string) {
+func (c *checker) expandedSize(t *Tree) (total int, chain []string, at Pos, tag string) {
+	type edge struct {
+		path string
+		pos  Pos
+		tag  string
+	}
 	type entry struct {
 		size  int
-		edges []string
+		edges []edge
 	}
 	memo := map[string]*entry{}
 	var size func(name string, tr *Tree, depth int) int
@@ -763,32 +768,33 @@ func (c *checker) expandedSize(t *Tree) (int, []string) {
 		e := &entry{size: len(tr.Source.Text)}
 		InspectAll(tr.Root, func(n Node) bool {
 			var x Expr
+			var tag string
 			switch n := n.(type) {
 			case *IncludeNode:
-				x = n.Template
+				x, tag = n.Template, "include"
 			case *ImportNode:
-				x = n.Template
+				x, tag = n.Template, "import"
 			case *FromImportNode:
-				x = n.Template
+				x, tag = n.Template, "import"
 			case *ExtendsNode:
-				x = n.Template
+				x, tag = n.Template, "extend"
 			default:
 				return true
 			}
 			if k, ok := x.(*ConstExpr); ok {
 				if p, ok := k.Value.(string); ok {
-					e.edges = append(e.edges, path.Clean(p))
+					e.edges = append(e.edges, edge{path.Clean(p), n.Position(), tag})
 				}
 			}
 			return true
 		})
-		for _, p := range e.edges {
-			if _, ok := memo[p]; !ok {
-				if sub, err := c.cfg.Load(p); err == nil {
-					size(p, sub, depth+1)
+		for _, ed := range e.edges {
+			if _, ok := memo[ed.path]; !ok {
+				if sub, err := c.cfg.Load(ed.path); err == nil {
+					size(ed.path, sub, depth+1)
 				}
 			}
-			if sub := memo[p]; sub != nil {
+			if sub := memo[ed.path]; sub != nil {
 				e.size += sub.size
 			}
 			if e.size > 1<<40 {
@@ -798,20 +804,27 @@ func (c *checker) expandedSize(t *Tree) (int, []string) {
 		memo[name] = e
 		return e.size
 	}
-	total := size(t.Source.Name, t, 0)
-	chain := []string{t.Source.Name}
+	total = size(t.Source.Name, t, 0)
+	// The chain follows the largest part at each step; the error points
+	// at the root's tag that starts it.
+	chain = []string{t.Source.Name}
+	tag = "include"
 	for cur := memo[t.Source.Name]; cur != nil && len(chain) < 16; {
-		best, bestSize := "", -1
-		for _, p := range cur.edges {
-			if e := memo[p]; e != nil && e.size > bestSize {
-				best, bestSize = p, e.size
+		var best *edge
+		bestSize := -1
+		for i, ed := range cur.edges {
+			if e := memo[ed.path]; e != nil && e.size > bestSize {
+				best, bestSize = &cur.edges[i], e.size
 			}
 		}
-		if best == "" {
+		if best == nil {
 			break
 		}
-		chain = append(chain, best)
-		cur = memo[best]
+		if len(chain) == 1 {
+			at, tag = best.pos, best.tag
+		}
+		chain = append(chain, best.path)
+		cur = memo[best.path]
 	}
-	return total, chain
+	return total, chain, at, tag
 }

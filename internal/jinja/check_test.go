@@ -132,7 +132,8 @@ var checkTests = []checkTest{
 	{"break outside", "{% break %}{% continue %}", nil, nil, []string{"t.md:1:1: {% break %} outside a {% for %} loop", "t.md:1:12: {% continue %} outside a {% for %} loop"}},
 	{"break in macro in loop", "{% for i in xs %}{% macro m() %}{% break %}{% endmacro %}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:33: {% break %} outside a {% for %} loop"}},
 	{"autoescape", "{% autoescape true %}{% endautoescape %}{% autoescape false %}{% endautoescape %}", nil, nil, []string{"t.md:1:1: {% autoescape %} with anything but false is not supported: promptkit never HTML-escapes output; escape values in the builder"}},
-	{"extends block", "{% extends \"b.md\" %}{% block x %}{{ a }}{% endblock %}", nil, nil, []string{"t.md:1:1: tag \"extends\" is not supported; use {% include %} of the shared parts", "t.md:1:21: tag \"block\" is not supported; use {% include %} of the shared parts", "t.md:1:37: undeclared variable \"a\" (declare it in index.json)"}},
+	{"extends missing", "{% extends \"b.md\" %}{% block x %}{{ a }}{% endblock %}", nil, nil, []string{"t.md:1:1: extends \"b.md\": no such file (paths are relative to the template set's root)"}},
+	{"extends block", "{% extends \"b.md\" %}{% block x %}{{ a }}{% endblock %}", nil, files{"b.md": "{% block x %}{% endblock %}"}, []string{"t.md:1:37: undeclared variable \"a\" (declare it in index.json)"}},
 	{"include cycle", "{% include \"a.md\" %}", nil, files{"a.md": "{% include \"b.md\" %}", "b.md": "{% include \"a.md\" %}"}, []string{"b.md:1:1: include cycle: t.md -> a.md -> b.md -> a.md"}},
 	{"include self", "{% include \"t.md\" %}", nil, files{"t.md": "x"}, []string{"t.md:1:1: include cycle: t.md -> t.md"}},
 	{"missing include", "{% include \"nope.md\" %}", nil, nil, []string{"t.md:1:1: include \"nope.md\": no such file (paths are relative to the template set's root)"}},
@@ -212,7 +213,7 @@ func TestCheckLoadProblems(t *testing.T) {
 		// 50 bytes of t.md, 8 for the first include, 8 more for the second.
 		{"inlined size", "0123456789{% include \"a.md\" %}{% include \"a.md\" %}", files{"a.md": strings.Repeat("x", 8)},
 			func(c *Config) { c.MaxInlined = 60 },
-			"t.md:1:31: with its includes expanded the template would exceed 60 bytes of source (t.md -> a.md)", Limit},
+			"t.md:1:11: with its includes expanded the template would exceed 60 bytes of source (t.md -> a.md)", Limit},
 		{"inlined size of an import", `{% import "m.md" as m %}`, files{"m.md": strings.Repeat("x", 50)},
 			func(c *Config) { c.MaxInlined = 60 },
 			"t.md:1:1: with its imports expanded the template would exceed 60 bytes of source (t.md -> m.md)", Limit},
