@@ -21,6 +21,9 @@
 //   - lint: finds prompt text written inline in Go source;
 //   - internal/jinja: the Jinja front end (lexer, parser, syntax tree, the
 //     checks and their diagnostics), which knows nothing of the engine;
+//   - internal/schema: the JSON Schemas of typed variables: compiled once
+//     at load, turned into the types the front end checks paths against,
+//     and the validation of passed values;
 //   - internal/engine: the runtime behind the one door to pongo2: values,
 //     filters, tests, methods and the tags pongo2 executes;
 //   - internal/watch: the debounced trigger over file-system events (with

@@ -119,10 +119,14 @@ func Catalog() jinja.Catalog {
 	}
 	for n, m := range methods {
 		var s jinja.Spec
+		var receivers jinja.Kinds // the types that have the method, for the type checks
 		first := true
-		for _, d := range []*builtinDef{m.str, m.list, m.dict} {
+		for i, d := range []*builtinDef{m.str, m.list, m.dict} {
 			if d == nil {
 				continue
+			}
+			if d.refused == "" {
+				receivers |= []jinja.Kinds{jinja.KindString, jinja.KindArray, jinja.KindObject}[i]
 			}
 			ds := d.spec()
 			if first {
@@ -144,6 +148,7 @@ func Catalog() jinja.Catalog {
 				s.Refused = ""
 			}
 		}
+		s.Receivers = receivers
 		c.Methods[n] = s
 	}
 	return c
