@@ -39,9 +39,21 @@ import (
 	"io/fs"
 )
 
-//go:embed index.json templates
+//go:embed index.json templates schemas
 var defaultSet embed.FS
 
-// FS returns the default template set: index.json at its root and the
-// templates it declares. Pass it to manager.New.
+// FS returns the default template set: index.json at its root, the
+// templates it declares and the schemas of its variables (schemas/). Pass
+// it to manager.New.
 func FS() fs.FS { return defaultSet }
+
+// IndexSchemaPath is where the JSON Schema of index.json itself is, in
+// promptkit's repository and in FS: an index names it with "$schema" for
+// editors, and promptkit check validates every index against it.
+const IndexSchemaPath = "schemas/index.schema.json"
+
+// IndexSchema returns the JSON Schema of index.json.
+func IndexSchema() []byte {
+	data, _ := defaultSet.ReadFile(IndexSchemaPath) // embedded: cannot fail
+	return data
+}

@@ -96,6 +96,24 @@ func flatten(e *jsonschema.ValidationError, root string, inst any, out *[]Violat
 		add(at, fmt.Sprintf("want one of %s, got %s", strings.Join(want, ", "), display(k.Got)))
 	case *kind.Const:
 		add(at, fmt.Sprintf("want %s, got %s", display(k.Want), display(k.Got)))
+	case *kind.AnyOf, *kind.OneOf:
+		var alts []Violation
+		for _, c := range e.Causes {
+			flatten(c, root, inst, &alts)
+		}
+		msg := "matches none of the schema's alternatives"
+		same := len(alts) > 0
+		var msgs []string
+		for _, a := range alts {
+			same = same && a.Path == at
+			msgs = append(msgs, a.Msg)
+		}
+		if same {
+			msg += ": " + strings.Join(msgs, "; or ")
+		}
+		add(at, msg)
+	case *kind.Not:
+		add(at, "a value the schema refuses (its \"not\" matches)")
 	case *kind.InvalidJsonValue:
 		if u, ok := k.Value.(unsupported); ok {
 			add(at, fmt.Sprintf("a Go %s is not a JSON value", u.typ))
