@@ -149,6 +149,13 @@ func (c *Compiler) typeOf(s *jsonschema.Schema) *jinja.Type {
 	if t, ok := c.types[s]; ok {
 		return t
 	}
+	if onlyRef(s) {
+		// A bare $ref is its target's type itself, not a copy: a recursive
+		// schema refers to a type still being made.
+		t := c.typeOf(s.Ref)
+		c.types[s] = t
+		return t
+	}
 	t := &jinja.Type{}
 	c.types[s] = t
 	if s.Bool != nil {
@@ -219,6 +226,14 @@ func (c *Compiler) typeOf(s *jsonschema.Schema) *jinja.Type {
 		merge(t, u)
 	}
 	return t
+}
+
+// onlyRef reports whether s is nothing but a $ref (annotations aside).
+func onlyRef(s *jsonschema.Schema) bool {
+	return s.Ref != nil && s.Bool == nil && s.Types == nil && s.Const == nil && s.Enum == nil && len(s.Properties) == 0 &&
+		s.AdditionalProperties == nil && len(s.PatternProperties) == 0 && s.Items2020 == nil && s.Items == nil &&
+		len(s.PrefixItems) == 0 && s.AllOf == nil && s.AnyOf == nil && s.OneOf == nil && s.If == nil && s.Not == nil &&
+		s.DynamicRef == nil && s.RecursiveRef == nil && len(s.DependentSchemas) == 0
 }
 
 // intersect is the kinds both a and b allow; 0 allows every kind.
