@@ -1,6 +1,8 @@
 package manager_test
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -279,4 +281,42 @@ func TestTypedRender(t *testing.T) {
 		_, err := m.RenderMessages("t", map[string]any{"user": map[string]any{"name": false}})
 		require.ErrorIs(t, err, manager.ErrInvalidVariables)
 	})
+}
+
+// An override passes the type checks a file passes.
+func TestTypedOverride(t *testing.T) {
+	m, err := manager.New(set(typedIndex(userSchema), typedSet("{{ user.name }}", nil)))
+	require.NoError(t, err)
+	err = m.Override("t", "{{ user.nmae }}")
+	require.ErrorIs(t, err, manager.ErrSchema)
+	assert.Equal(t, `t.md (override):1:4: template "t": user.nmae is not in the schema of variable "user": user has no property "nmae"; did you mean "name"?`, err.Error())
+	require.NoError(t, m.Override("t", "{{ user.age }}"))
+	_, err = m.Render("t", map[string]any{"user": map[string]any{"name": "A", "age": "x"}})
+	require.ErrorIs(t, err, manager.ErrInvalidVariables, "the override keeps the entry's schemas")
+}
+
+// Typed renders are safe for concurrent use (run with -race).
+func TestTypedConcurrentRenders(t *testing.T) {
+	m, err := manager.New(set(typedIndex(userSchema), typedSet("{{ user.name }}{{ user.tags | join(',') }}", nil)))
+	require.NoError(t, err)
+	done := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			for j := range 200 {
+				tags := []any{"a", "b"}
+				if (i+j)%3 == 0 {
+					tags = append(tags, j)
+				}
+				_, err := m.Render("t", map[string]any{"user": map[string]any{"name": "n", "tags": tags}})
+				if (i+j)%3 == 0 && !errors.Is(err, manager.ErrInvalidVariables) || (i+j)%3 != 0 && err != nil {
+					done <- fmt.Errorf("goroutine %d, render %d: %v", i, j, err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		require.NoError(t, <-done)
+	}
 }
