@@ -140,3 +140,12 @@ func TestGenerateRefuses(t *testing.T) {
 	_, err = gen.Generate(fstest.MapFS{}, gen.Options{Package: "not a name"})
 	require.True(t, errors.Is(err, gen.ErrGenerate))
 }
+
+// A schema that is only a cycle of $refs says nothing: any.
+func TestGenerateRefCycle(t *testing.T) {
+	src, err := gen.Generate(fstest.MapFS{
+		"index.json": {Data: []byte(`{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "v", "schema": {"$ref": "#"}}]}}}`)},
+		"t.md":       {Data: []byte("{{ v }}")}}, gen.Options{})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\tV any\n")
+}

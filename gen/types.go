@@ -38,8 +38,11 @@ func only(s *jsonschema.Schema) bool {
 // goType is the Go type of values of s; hint names a struct it declares
 // when the schema has no name of its own.
 func (t *types) goType(s *jsonschema.Schema, hint string) string {
-	for only(s) {
-		s = s.Ref
+	for seen := map[*jsonschema.Schema]bool{}; only(s); s = s.Ref {
+		if seen[s] {
+			return "any" // bare $refs in a cycle: any value
+		}
+		seen[s] = true
 	}
 	if s.Bool != nil {
 		return "any"

@@ -151,8 +151,17 @@ func (c *Compiler) typeOf(s *jsonschema.Schema) *jinja.Type {
 	}
 	if onlyRef(s) {
 		// A bare $ref is its target's type itself, not a copy: a recursive
-		// schema refers to a type still being made.
-		t := c.typeOf(s.Ref)
+		// schema refers to a type still being made. A chain of bare $refs
+		// that comes back to itself says nothing: any value.
+		target, seen := s, map[*jsonschema.Schema]bool{}
+		for onlyRef(target) && !seen[target] {
+			seen[target] = true
+			target = target.Ref
+		}
+		t := &jinja.Type{Open: true}
+		if !seen[target] {
+			t = c.typeOf(target)
+		}
 		c.types[s] = t
 		return t
 	}
