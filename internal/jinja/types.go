@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -413,7 +414,7 @@ func (tc *typer) member(base val, name string) val {
 func (tc *typer) item(base val, i int) val {
 	t := base.t
 	if t != nil && t.kinds()&KindArray != 0 && i >= 0 && i < len(t.Prefix) {
-		return val{t: t.Prefix[i], variable: base.variable, at: base.at + "[" + itoa(i) + "]"}
+		return val{t: t.Prefix[i], variable: base.variable, at: base.at + "[" + strconv.Itoa(i) + "]"}
 	}
 	return tc.elem(base)
 }
@@ -438,17 +439,6 @@ func (tc *typer) elem(base val) val {
 		return kindVal(KindString)
 	}
 	return val{}
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 // filterResult is the type a filter returns, for the filters whose result
