@@ -8,7 +8,9 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/opencontainers/go-digest v1.0.0
 	github.com/opencontainers/image-spec v1.1.1
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/text v0.14.0
 	oras.land/oras-go/v2 v2.7.0
 )
 

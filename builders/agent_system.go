@@ -1,5 +1,7 @@
 package builders
 
+import "github.com/seed-e7d2830f/promptkit/prompts"
+
 // AgentSystem builds the system prompt of the agent loop from the template
 // agent_system.
 //
@@ -34,9 +36,9 @@ func (b *AgentSystem) Build(ctx Context) (string, error) {
 	if task.Intent == "" {
 		return "", b.fail("task.intent", ErrMissingValue, "absent or empty", nil)
 	}
-	return b.render(map[string]any{
-		"title":    EscapeXML(task.Title),
-		"intent":   EscapeXML(task.Intent),
-		"bot_name": EscapeXML(bot),
-	})
+	return b.rendered(prompts.RenderAgentSystem(b.r, prompts.AgentSystemVars{
+		Title:   EscapeXML(task.Title),
+		Intent:  EscapeXML(task.Intent),
+		BotName: EscapeXML(bot),
+	}))
 }

@@ -101,9 +101,10 @@ func (b *base) begin(ctx Context) (data, error) {
 	return data{b: b, ctx: ctx}, nil
 }
 
-// render renders the builder's template.
-func (b *base) render(vars map[string]any) (string, error) {
-	out, err := b.r.Render(b.template, vars)
+// rendered is the result of rendering the builder's template through the
+// typed API of the default set (package prompts): a failed render is
+// ErrRender, naming the template and wrapping the manager's error.
+func (b *base) rendered(out string, err error) (string, error) {
 	if err != nil {
 		return "", b.fail("", ErrRender, fmt.Sprintf("template %q", b.template), err)
 	}

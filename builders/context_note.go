@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/prompts"
 )
 
 // The kinds of context note.
@@ -73,10 +75,10 @@ func (b *ContextNote) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return b.render(map[string]any{
-		"kind":     EscapeXML(kind),
-		"content":  EscapeXML(content),
-		"note_id":  EscapeXML(id),
-		"bot_name": EscapeXML(bot),
-	})
+	return b.rendered(prompts.RenderContextNote(b.r, prompts.ContextNoteVars{
+		Kind:    EscapeXML(kind),
+		Content: EscapeXML(content),
+		NoteID:  EscapeXML(id),
+		BotName: EscapeXML(bot),
+	}))
 }

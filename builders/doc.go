@@ -3,8 +3,12 @@
 //
 // A builder never holds prompt wording. It reads and checks its values,
 // escapes them, and renders its template through a Renderer (in practice a
-// *manager.Manager); the template does all the wording, down to a
-// placeholder or a list bullet, with loops and conditions. Builders are
+// *manager.Manager), with the typed API generated for the default set
+// (package prompts): a variable a builder misspells, or a value of the
+// wrong type, does not compile, and the values are validated against the
+// variables' schemas when they render. The template does all the wording,
+// down to a placeholder or a list bullet, with loops and conditions.
+// Builders are
 // normally used through the service package, which dispatches by name to
 // the builders a host registers: the seven of Defaults (with
 // service.WithDefaultBuilders), or builders of the host's own. One can

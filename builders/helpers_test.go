@@ -2,6 +2,7 @@ package builders
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -116,12 +117,23 @@ func assertAllEscaped(t *testing.T, vars any) {
 		for _, e := range v {
 			assertAllEscaped(t, e)
 		}
-	case []map[string]any:
-		for _, e := range v {
-			assertAllEscaped(t, e)
-		}
 	default:
-		t.Fatalf("unexpected template value %T", vars)
+		// The typed values of package prompts: slices and structs of strings.
+		rv := reflect.ValueOf(vars)
+		switch rv.Kind() {
+		case reflect.Slice:
+			for i := range rv.Len() {
+				assertAllEscaped(t, rv.Index(i).Interface())
+			}
+		case reflect.Struct:
+			for i := range rv.NumField() {
+				assertAllEscaped(t, rv.Field(i).Interface())
+			}
+		case reflect.Pointer:
+			assertAllEscaped(t, rv.Elem().Interface())
+		default:
+			t.Fatalf("unexpected template value %T", vars)
+		}
 	}
 }
 

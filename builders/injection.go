@@ -1,5 +1,7 @@
 package builders
 
+import "github.com/seed-e7d2830f/promptkit/prompts"
+
 // Injection formats an instruction that the user added while a task runs
 // as a system message for the agent loop, from the template injection.
 //
@@ -36,8 +38,8 @@ func (b *Injection) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return b.render(map[string]any{
-		"instruction": EscapeXML(instruction),
-		"note_id":     EscapeXML(id),
-	})
+	return b.rendered(prompts.RenderInjection(b.r, prompts.InjectionVars{
+		Instruction: EscapeXML(instruction),
+		NoteID:      EscapeXML(id),
+	}))
 }

@@ -1,5 +1,7 @@
 package builders
 
+import "github.com/seed-e7d2830f/promptkit/prompts"
+
 // BoardTask is one task on the planner board. JSON: {"id", "title",
 // "status", "requester", "schedule", "summary"}; id, title and status are
 // required.
@@ -43,9 +45,9 @@ func (b *PlannerBoard) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	vars := map[string]any{}
+	var lists [3][]prompts.BoardTask
 	empty := true
-	for _, key := range []string{"active", "scheduled", "recent"} {
+	for k, key := range []string{"active", "scheduled", "recent"} {
 		tasks, err := list(d, key, func(t BoardTask) string {
 			switch {
 			case t.ID == "":
@@ -60,18 +62,18 @@ func (b *PlannerBoard) Build(ctx Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		items := make([]map[string]any, len(tasks))
+		items := make([]prompts.BoardTask, len(tasks))
 		for i, t := range tasks {
-			items[i] = map[string]any{
-				"id":        EscapeXML(shortID(t.ID, ShortIDLen)),
-				"title":     EscapeXML(t.Title),
-				"status":    EscapeXML(t.Status),
-				"requester": EscapeXML(t.Requester),
-				"schedule":  EscapeXML(t.Schedule),
-				"summary":   EscapeXML(t.Summary),
+			items[i] = prompts.BoardTask{
+				ID:        EscapeXML(shortID(t.ID, ShortIDLen)),
+				Title:     EscapeXML(t.Title),
+				Status:    EscapeXML(t.Status),
+				Requester: EscapeXML(t.Requester),
+				Schedule:  EscapeXML(t.Schedule),
+				Summary:   EscapeXML(t.Summary),
 			}
 		}
-		vars[key] = items
+		lists[k] = items
 		empty = empty && len(items) == 0
 	}
 	if empty {
@@ -81,6 +83,10 @@ func (b *PlannerBoard) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	vars["session_id"] = EscapeXML(session)
-	return b.render(vars)
+	return b.rendered(prompts.RenderPlannerBoard(b.r, prompts.PlannerBoardVars{
+		SessionID: EscapeXML(session),
+		Active:    lists[0],
+		Scheduled: lists[1],
+		Recent:    lists[2],
+	}))
 }

@@ -6,13 +6,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/prompts"
 )
 
 func TestPlannerBoard(t *testing.T) {
-	item := func(id, title, status, requester, schedule, summary string) map[string]any {
-		return map[string]any{"id": id, "title": title, "status": status, "requester": requester, "schedule": schedule, "summary": summary}
+	item := func(id, title, status, requester, schedule, summary string) prompts.BoardTask {
+		return prompts.BoardTask{ID: id, Title: title, Status: status, Requester: requester, Schedule: schedule, Summary: summary}
 	}
-	none := []map[string]any{}
+	none := []prompts.BoardTask{}
 	runCases(t, func(r Renderer) Builder { return NewPlannerBoard(r) }, []buildCase{
 		{
 			name: "three lists, ids shortened",
@@ -30,9 +32,9 @@ func TestPlannerBoard(t *testing.T) {
 			},
 			vars: map[string]any{
 				"session_id": "s-1",
-				"active":     []map[string]any{item("01234567", "查天气", "running", "小明", "", "查询中")},
-				"scheduled":  []map[string]any{item("short", "提醒喝水", "scheduled", "", "每天 15:00", "")},
-				"recent":     []map[string]any{item("fedcba98", "订票", "completed", "", "", "已订好")},
+				"active":     []prompts.BoardTask{item("01234567", "查天气", "running", "小明", "", "查询中")},
+				"scheduled":  []prompts.BoardTask{item("short", "提醒喝水", "scheduled", "", "每天 15:00", "")},
+				"recent":     []prompts.BoardTask{item("fedcba98", "订票", "completed", "", "", "已订好")},
 			},
 		},
 		{
@@ -43,7 +45,7 @@ func TestPlannerBoard(t *testing.T) {
 			},
 			vars: map[string]any{
 				"session_id": "s-1",
-				"active":     []map[string]any{item("任务编号一二三四", "t", "running", "", "", "")},
+				"active":     []prompts.BoardTask{item("任务编号一二三四", "t", "running", "", "", "")},
 				"scheduled":  none, "recent": none,
 			},
 		},
@@ -76,7 +78,7 @@ func TestPlannerBoard(t *testing.T) {
 			},
 			vars: map[string]any{
 				"session_id": hostileEscaped, "active": none, "scheduled": none,
-				"recent": []map[string]any{item(strings.Repeat("&amp;", 8),
+				"recent": []prompts.BoardTask{item(strings.Repeat("&amp;", 8),
 					hostileEscaped, hostileEscaped, hostileEscaped, hostileEscaped, hostileEscaped)},
 			},
 		},

@@ -1,5 +1,7 @@
 package builders
 
+import "github.com/seed-e7d2830f/promptkit/prompts"
+
 // Jargon is one entry of a chat's jargon table: a term used in the chat
 // and what it means. JSON: {"content": "…", "meaning": "…"}.
 type Jargon struct {
@@ -68,24 +70,25 @@ func (b *Polish) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	terms := make([]map[string]any, len(jargon))
+	terms := make([]prompts.Jargon, len(jargon))
 	for i, j := range jargon {
-		terms[i] = map[string]any{"content": EscapeXML(j.Content), "meaning": EscapeXML(j.Meaning)}
+		terms[i] = prompts.Jargon{Content: EscapeXML(j.Content), Meaning: EscapeXML(j.Meaning)}
 	}
-	vars := map[string]any{
-		"context":  EscapeXML(chat),
-		"jargon":   terms,
-		"result":   EscapeXML(result),
-		"bot_name": EscapeXML(bot),
+	vars := prompts.PolishVars{
+		Context: EscapeXML(chat),
+		Jargon:  terms,
+		Result:  EscapeXML(result),
+		BotName: EscapeXML(bot),
 	}
-	for _, key := range []string{"requester", "personality", "reply_style"} {
+	for key, field := range map[string]**string{"requester": &vars.Requester, "personality": &vars.Personality, "reply_style": &vars.ReplyStyle} {
 		s, err := d.str(key)
 		if err != nil {
 			return "", err
 		}
 		if s != "" {
-			vars[key] = EscapeXML(s)
+			s = EscapeXML(s)
+			*field = &s
 		}
 	}
-	return b.render(vars)
+	return b.rendered(prompts.RenderPolish(b.r, vars))
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/prompts"
 )
 
 func TestPolish(t *testing.T) {
@@ -26,8 +28,8 @@ func TestPolish(t *testing.T) {
 			data: full,
 			vars: map[string]any{
 				"context": "小明：明天出门吗",
-				"jargon": []map[string]any{
-					{"content": "yyds", "meaning": "永远的神"},
+				"jargon": []prompts.Jargon{
+					{Content: "yyds", Meaning: "永远的神"},
 				},
 				"result":      "{&quot;weather&quot;: &quot;rain&quot;}",
 				"requester":   "小明",
@@ -39,12 +41,12 @@ func TestPolish(t *testing.T) {
 		{
 			name: "only the result: empty context and jargon, optional ones not passed",
 			data: map[string]any{"result": "晴"},
-			vars: map[string]any{"context": "", "jargon": []map[string]any{}, "result": "晴", "bot_name": testBot},
+			vars: map[string]any{"context": "", "jargon": []prompts.Jargon{}, "result": "晴", "bot_name": testBot},
 		},
 		{
 			name: "empty optional strings are not passed",
 			data: map[string]any{"result": "晴", "requester": "", "personality": "", "reply_style": nil, "context": ""},
-			vars: map[string]any{"context": "", "jargon": []map[string]any{}, "result": "晴", "bot_name": testBot},
+			vars: map[string]any{"context": "", "jargon": []prompts.Jargon{}, "result": "晴", "bot_name": testBot},
 		},
 		{
 			name: "jargon as decoded from JSON",
@@ -52,8 +54,8 @@ func TestPolish(t *testing.T) {
 				map[string]any{"content": "a", "meaning": "b"},
 				map[string]any{"content": "c", "meaning": "d"},
 			}},
-			vars: map[string]any{"context": "", "result": "r", "bot_name": testBot, "jargon": []map[string]any{
-				{"content": "a", "meaning": "b"}, {"content": "c", "meaning": "d"},
+			vars: map[string]any{"context": "", "result": "r", "bot_name": testBot, "jargon": []prompts.Jargon{
+				{Content: "a", Meaning: "b"}, {Content: "c", Meaning: "d"},
 			}},
 		},
 		{
@@ -65,8 +67,8 @@ func TestPolish(t *testing.T) {
 				"requester": hostile, "personality": hostile, "reply_style": hostile, "bot_name": hostile,
 			},
 			vars: map[string]any{
-				"context": hostileEscaped, "jargon": []map[string]any{
-					{"content": hostileEscaped, "meaning": hostileEscaped},
+				"context": hostileEscaped, "jargon": []prompts.Jargon{
+					{Content: hostileEscaped, Meaning: hostileEscaped},
 				},
 				"result": hostileEscaped, "requester": hostileEscaped, "personality": hostileEscaped,
 				"reply_style": hostileEscaped, "bot_name": hostileEscaped,

@@ -1,5 +1,7 @@
 package builders
 
+import "github.com/seed-e7d2830f/promptkit/prompts"
+
 // Tool is one tool offered to a sub-agent. JSON: {"name", "description"};
 // the name is required.
 type Tool struct {
@@ -51,13 +53,13 @@ func (b *SubAgentSystem) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	items := make([]map[string]any, len(tools))
+	items := make([]prompts.Tool, len(tools))
 	for i, t := range tools {
-		items[i] = map[string]any{"name": EscapeXML(t.Name), "description": EscapeXML(t.Description)}
+		items[i] = prompts.Tool{Name: EscapeXML(t.Name), Description: EscapeXML(t.Description)}
 	}
-	return b.render(map[string]any{
-		"intent":    EscapeXML(intent),
-		"tool_list": items,
-		"bot_name":  EscapeXML(bot),
-	})
+	return b.rendered(prompts.RenderSubagentSystem(b.r, prompts.SubagentSystemVars{
+		Intent:   EscapeXML(intent),
+		ToolList: items,
+		BotName:  EscapeXML(bot),
+	}))
 }

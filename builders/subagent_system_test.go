@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/prompts"
 )
 
 func TestSubAgentSystem(t *testing.T) {
@@ -16,20 +18,20 @@ func TestSubAgentSystem(t *testing.T) {
 		{
 			name: "intent and tools from data",
 			task: Task{Intent: "主任务"}, data: map[string]any{"intent": "查天气", "tool_list": tools},
-			vars: map[string]any{"intent": "查天气", "bot_name": testBot, "tool_list": []map[string]any{
-				{"name": "search", "description": "搜索网页"}, {"name": "weather", "description": "查询天气"},
+			vars: map[string]any{"intent": "查天气", "bot_name": testBot, "tool_list": []prompts.Tool{
+				{Name: "search", Description: "搜索网页"}, {Name: "weather", Description: "查询天气"},
 			}},
 		},
 		{
 			name: "the task's intent, no tools, bot name from data",
 			task: Task{Intent: "主任务"}, data: map[string]any{"bot_name": "小爱"},
-			vars: map[string]any{"intent": "主任务", "bot_name": "小爱", "tool_list": []map[string]any{}},
+			vars: map[string]any{"intent": "主任务", "bot_name": "小爱", "tool_list": []prompts.Tool{}},
 		},
 		{
 			name: "tools as decoded from JSON",
 			data: map[string]any{"intent": "i", "tool_list": []any{map[string]any{"name": "n", "description": "d"}}},
-			vars: map[string]any{"intent": "i", "bot_name": testBot, "tool_list": []map[string]any{
-				{"name": "n", "description": "d"},
+			vars: map[string]any{"intent": "i", "bot_name": testBot, "tool_list": []prompts.Tool{
+				{Name: "n", Description: "d"},
 			}},
 		},
 		{
@@ -37,8 +39,8 @@ func TestSubAgentSystem(t *testing.T) {
 			data: map[string]any{"intent": hostile, "bot_name": hostile, "tool_list": []Tool{
 				{Name: hostile, Description: hostile},
 			}},
-			vars: map[string]any{"intent": hostileEscaped, "bot_name": hostileEscaped, "tool_list": []map[string]any{
-				{"name": hostileEscaped, "description": hostileEscaped},
+			vars: map[string]any{"intent": hostileEscaped, "bot_name": hostileEscaped, "tool_list": []prompts.Tool{
+				{Name: hostileEscaped, Description: hostileEscaped},
 			}},
 		},
 		{name: "no intent", data: map[string]any{"tool_list": tools}, err: ErrMissingValue, key: "intent"},

@@ -1,5 +1,7 @@
 package builders
 
+import "github.com/seed-e7d2830f/promptkit/prompts"
+
 // Title builds the prompt that asks the model for a task title of at most
 // 15 characters, from the template title.
 //
@@ -26,5 +28,5 @@ func (b *Title) Build(ctx Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return b.render(map[string]any{"intent": EscapeXML(intent)})
+	return b.rendered(prompts.RenderTitle(b.r, prompts.TitleVars{Intent: EscapeXML(intent)}))
 }

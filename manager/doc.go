@@ -61,6 +61,35 @@
 // passed as nil is Python's None (printed "None"). Manager.Unused lists
 // declared variables a template never uses.
 //
+// # Typed variables
+//
+// A variable of index.json may carry a JSON Schema (draft 2020-12), inline
+// or {"$ref": "schemas/user.json"} to a file of the set, read through the
+// same sandbox as templates and counted in the set's digest:
+//
+//	{"name": "user", "schema": {"type": "object", "required": ["name"],
+//	  "properties": {"name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}}}
+//
+// Each schema is compiled once, when the set loads, and every use of the
+// variable is checked against it in every branch — through set and with
+// locals, loop variables, macro arguments and included files: a path the
+// schema does not have (user.nmae), an index of what is not a list, a
+// filter, test, method or operator the schema's type does not take. Each
+// is an ErrSchema problem naming the position, the variable, the path and
+// the closest property name. An object schema that declares properties has
+// only those for these checks unless additionalProperties or
+// patternProperties allows others. A variable without a schema keeps the
+// rules above and costs a render nothing more.
+//
+// At render, every passed value of a typed variable is validated (after
+// the missing and extra checks) as encoding/json would encode it; a
+// mismatch is ErrInvalidVariables naming every offending path, sorted:
+//
+//	templates/card.md: template "card": invalid variables: user.tags[2]: want string, got number
+//
+// Variable.Schema gives the schema as index.json writes it; promptkit gen
+// (package gen) turns the schemas into a typed Go API.
+//
 // # Supported syntax
 //
 // Jinja2 as Python's Jinja2 renders it: every statement (if, for with

@@ -52,6 +52,16 @@ var (
 	// as Hugging Face chat templates do to refuse a conversation they cannot
 	// format; the error's message is the template's own.
 	ErrRaised = templateKind("manager: the template raised an exception")
+	// ErrInvalidVariables is returned when a passed value does not match
+	// its variable's schema (see "Typed variables"); the message names
+	// every offending path, sorted ("user.tags[2]: want string, got
+	// number").
+	ErrInvalidVariables = errors.New("manager: invalid variables")
+	// ErrSchema is returned at load for a typed variable whose schema does
+	// not compile, or that a template uses in a way its schema refuses: a
+	// path the schema does not have, a filter, test, method or operator
+	// that needs another type. It is a kind of ErrTemplate.
+	ErrSchema = templateKind("manager: schema")
 	// ErrCanceled is returned when a render's context is cancelled or
 	// reaches its deadline (RenderContext, WithMaxRenderTime); the error
 	// also wraps the context's error.

@@ -37,6 +37,10 @@ type Variable struct {
 	HasDefault  bool
 	Default     any // the default value when HasDefault (JSON decoded; integers as int64)
 	Description string
+	// Schema is the variable's JSON Schema as index.json gives it: inline,
+	// or {"$ref": "path"} to a file of the set; nil when the variable is
+	// untyped. See "Typed variables" in the package documentation.
+	Schema json.RawMessage
 }
 
 var (
@@ -80,8 +84,8 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 		return nil, problems
 	}
 	for k := range top {
-		if k != "version" && k != "templates" {
-			bad("", "unknown key %q (allowed: version, templates)", k)
+		if k != "version" && k != "templates" && k != "$schema" {
+			bad("", "unknown key %q (allowed: $schema, version, templates)", k)
 		}
 	}
 	var version int
@@ -175,13 +179,15 @@ func parseVariable(raw json.RawMessage) (Variable, error) {
 			Required    *bool           `json:"required"`
 			Default     json.RawMessage `json:"default"`
 			Description string          `json:"description"`
+			Schema      json.RawMessage `json:"schema"`
 		}
-		if err := exactKeys(raw, "name", "required", "default", "description"); err != nil {
-			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description}: %v", err)
+		if err := exactKeys(raw, "name", "required", "default", "description", "schema"); err != nil {
+			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description, schema}: %v", err)
 		}
 		if err := decodeStrict(raw, &o); err != nil {
-			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description}: %v", cleanJSONErr(err))
+			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description, schema}: %v", cleanJSONErr(err))
 		}
+		v.Schema = o.Schema
 		if o.Name == nil {
 			return v, fmt.Errorf("variable object without \"name\"")
 		}

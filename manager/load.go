@@ -16,6 +16,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/internal/schema"
 )
 
 // Loading: read index.json, then for each entry parse its file with the
@@ -53,6 +54,8 @@ type compiled struct {
 	chat     bool     // has {% chat %} blocks: renders with RenderMessages
 	sizes    []int    // the source size of the entry's file and each file it includes
 	sources  []string // those files' paths, in the same order: what a change must touch to recompile the template
+	// schemas are the typed variables' compiled schemas (schema.go).
+	schemas []varSchema
 }
 
 // loader holds the state of one load: files are read once and shared by
@@ -66,6 +69,8 @@ type loader struct {
 	problems []*Error
 	unused   []UnusedDeclaration
 	prev     *snapshot // the set serving, when reloading (for the empty-file check)
+	// schemas compiles the set's schemas, once each (schema.go).
+	schemas *schema.Compiler
 }
 
 type readFile struct {
@@ -274,6 +279,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 		l.frontProblems(e.Name, err)
 		return nil
 	}
+	l.checkTypes(c, prog)
 	if len(l.problems) > nproblems {
 		return nil
 	}
@@ -330,7 +336,7 @@ func (l *loader) frontProblems(name string, err error) {
 	}
 	for _, fe := range list {
 		e := &Error{Kind: frontKind(fe.Kind), Template: name, Path: fe.File, Line: fe.Line, Col: fe.Col, Msg: fe.Msg}
-		if fe.Kind == jinja.Undeclared {
+		if fe.Kind == jinja.Undeclared || fe.Kind == jinja.Mistyped {
 			e.Variables = []string{fe.Name}
 		}
 		l.problem(e)
@@ -346,6 +352,8 @@ func frontKind(k jinja.Kind) error {
 		return ErrUndeclaredVariable
 	case jinja.Sandbox:
 		return ErrSandbox
+	case jinja.Mistyped:
+		return ErrSchema
 	}
 	return ErrTemplate
 }

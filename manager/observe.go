@@ -59,6 +59,8 @@ var errorKinds = []struct {
 	{ErrIndex, "index"},
 	{ErrSandbox, "sandbox"},
 	{ErrUnsupported, "unsupported"},
+	{ErrSchema, "schema"},
+	{ErrInvalidVariables, "invalid_variables"},
 	{ErrOutputLimit, "output_limit"},
 	{ErrChatTemplate, "chat_template"},
 	{ErrVariableFunc, "variable_func"},

@@ -109,6 +109,18 @@ func TestReloadChangedFilesFallsBack(t *testing.T) {
 	assert.False(t, ok, "index.json decides what the set is")
 	_, _, ok = applyChange(t, dir, cfg, s0)
 	assert.False(t, ok, "nil: anything may have changed")
+	// A schema file feeds templates through index.json: the set is read whole.
+	typed := t.TempDir()
+	writeTree(t, typed, map[string]string{
+		IndexFile:   `{"version":1,"templates":{"u":{"path":"u.md","variables":[{"name":"user","schema":{"$ref":"user.json"}}]}}}`,
+		"u.md":      "{{ user.name }}",
+		"user.json": `{"type":"object","properties":{"name":{"type":"string"}}}`,
+	})
+	st, tcfg := loadDir(t, typed)
+	assert.Equal(t, []string{IndexFile, "user.json"}, st.others)
+	_, _, ok = applyChange(t, typed, tcfg, st, "user.json")
+	assert.False(t, ok, "a schema changed")
+
 	withOverride := *s0
 	withOverride.overrides = map[string]override{"b": {}}
 	_, _, ok = applyChange(t, dir, cfg, &withOverride, "c.md")

@@ -85,7 +85,7 @@ func (c *compiled) check(vars map[string]any) error {
 		}
 		return c.errorf(ErrExtraVariables, extra, "%s", msg)
 	}
-	return nil
+	return c.validate(vars)
 }
 
 // didYouMean suggests, for passed names the template does not declare,

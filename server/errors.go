@@ -74,6 +74,8 @@ var statusOf = map[string]int{
 	"index":               http.StatusUnprocessableEntity,
 	"sandbox":             http.StatusUnprocessableEntity,
 	"unsupported":         http.StatusUnprocessableEntity,
+	"schema":              http.StatusUnprocessableEntity,
+	"invalid_variables":   http.StatusUnprocessableEntity,
 	kindUnknownKey:        http.StatusUnprocessableEntity,
 	kindMissingValue:      http.StatusUnprocessableEntity,
 	kindInvalidValue:      http.StatusUnprocessableEntity,

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/seed-e7d2830f/promptkit"
+	"github.com/seed-e7d2830f/promptkit/internal/schema"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
@@ -15,10 +16,13 @@ import (
 const checkUsage = `Usage: promptkit check [--strict] [DIR | --dir DIR]
 
 Loads and checks a whole template set and prints every problem, one a
-line, as path:line:col: message. Declared variables that a template never
-uses are problems here too. Exits 1 if anything is found; otherwise prints
-one line with the number of templates and the set's digest. The set is DIR
-(the same as --dir DIR), or the embedded set without either.
+line, as path:line:col: message: index.json against its JSON Schema
+(schemas/index.schema.json), every template, and every use of a typed
+variable against the variable's schema. Declared variables that a
+template never uses are problems here too. Exits 1 if anything is found;
+otherwise prints one line with the number of templates and the set's
+digest. The set is DIR (the same as --dir DIR), or the embedded set
+without either.
 
 A template file that is empty or holds only whitespace renders nothing
 whatever it is given; check prints a warning line for it and still exits
@@ -48,6 +52,7 @@ func runCheck(c *cli, args []string) error {
 	case len(pos) == 1:
 		*dir = pos[0]
 	}
+	bad := checkIndexSchema(c, *dir)
 	m, err := openSet(*dir)
 	if err != nil {
 		printProblems(c.stdout, err)
@@ -63,7 +68,7 @@ func runCheck(c *cli, args []string) error {
 	for _, u := range unused {
 		fmt.Fprintln(c.stdout, u)
 	}
-	if len(unused) > 0 {
+	if len(unused) > 0 || bad {
 		return errReported
 	}
 	warnings := blankTemplates(*dir, m.Templates())
@@ -103,4 +108,48 @@ func blankTemplates(dir string, ts []manager.Template) []string {
 		}
 	}
 	return out
+}
+
+// checkIndexSchema prints where the set's index.json breaks the index
+// schema, and reports whether it does. An index that cannot be read or
+// parsed is left to the manager, which says why.
+func checkIndexSchema(c *cli, dir string) bool {
+	var data []byte
+	var err error
+	if dir == "" {
+		data, err = fs.ReadFile(promptkit.FS(), manager.IndexFile)
+	} else {
+		var root *os.Root
+		if root, err = os.OpenRoot(dir); err == nil {
+			// Only a regular file of a sane size: a FIFO would block the
+			// read, and the manager reports either kind of file below.
+			if fi, serr := root.Stat(manager.IndexFile); serr != nil || !fi.Mode().IsRegular() || fi.Size() > manager.DefaultMaxFileBytes {
+				root.Close()
+				return false
+			}
+			data, err = root.ReadFile(manager.IndexFile)
+			root.Close()
+		}
+	}
+	if err != nil {
+		return false
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // skipped by the manager too
+	ix, err := schema.CompileIndex(promptkit.IndexSchema())
+	if err != nil {
+		fmt.Fprintf(c.stdout, "%s: %v\n", promptkit.IndexSchemaPath, err)
+		return true
+	}
+	vs, err := ix.Validate(data)
+	if err != nil {
+		return false
+	}
+	for _, v := range vs {
+		if v.Path == "" {
+			fmt.Fprintf(c.stdout, "%s: %s (%s)\n", manager.IndexFile, v.Msg, promptkit.IndexSchemaPath)
+		} else {
+			fmt.Fprintf(c.stdout, "%s: %s: %s (%s)\n", manager.IndexFile, v.Path, v.Msg, promptkit.IndexSchemaPath)
+		}
+	}
+	return len(vs) > 0
 }

@@ -178,6 +178,7 @@ func TestCheckCommand(t *testing.T) {
 	assert.Equal(t, 1, code)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	assert.Equal(t, []string{
+		`index.json: templates.u.path: a value the schema refuses (its "not" matches) (schemas/index.schema.json)`,
 		`index.json: template "u": path "../u.md": ".." would leave the template root`,
 		`t.md:2:4: template "t": undeclared variable "y" (declare it in index.json under "t")`,
 	}, lines)
@@ -222,6 +223,28 @@ func TestCheckSkipsIndexByteOrderMark(t *testing.T) {
 	code, stdout, _ := runCLI(t, "", "check", dir)
 	assert.Equal(t, 0, code, stdout)
 	assert.Contains(t, stdout, "ok: 1 template")
+}
+
+// TestCheckTyped: a template author adds a schema, misspells a path and
+// runs check: the line, the column and the suggestion.
+func TestCheckTyped(t *testing.T) {
+	dir := writeSet(t, `{"$schema": "schemas/index.schema.json", "version": 1, "templates": {"card": {"path": "card.md", "variables": [
+	  {"name": "user", "schema": {"$ref": "user.json"}}]}}}`, map[string]string{
+		"card.md":   "你好，{{ user.name }}\n{% for t in user.tags %}{{ t.label }}{% endfor %}{{ user.nmae }}",
+		"user.json": `{"type": "object", "properties": {"name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "object", "properties": {"label": {"type": "string"}}}}}}`,
+	})
+	code, stdout, _ := runCLI(t, "", "check", dir)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, `card.md:2:53: template "card": user.nmae is not in the schema of variable "user": user has no property "nmae"; did you mean "name"?`+"\n", stdout)
+
+	// An index that breaks the index schema, where the manager is silent
+	// about it: a variable's schema that is not a schema.
+	bad := writeSet(t, `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "x", "schema": {"type": 3}}]}}}`,
+		map[string]string{"t.md": "{{ x }}"})
+	code, stdout, _ = runCLI(t, "", "check", bad)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout, "index.json: templates.t.variables[0].schema.type: matches none of the schema's alternatives")
+	assert.Contains(t, stdout, `index.json: template "t": variable "x": schema: `)
 }
 
 // TestHelpAndVersion: "help COMMAND" is that command's --help, and

@@ -122,14 +122,18 @@ func Catalog(opt Options) jinja.Catalog {
 		c.Globals[n] = d.spec()
 	}
 	// The methods of the objects globals make: cycler().next(), .reset().
-	c.Methods["next"] = jinja.Spec{}
-	c.Methods["reset"] = jinja.Spec{}
+	c.Methods["next"] = jinja.Spec{Receivers: jinja.KindObject}
+	c.Methods["reset"] = jinja.Spec{Receivers: jinja.KindObject}
 	for n, m := range methods {
 		var s jinja.Spec
+		var receivers jinja.Kinds // the types that have the method, for the type checks
 		first := true
-		for _, d := range []*builtinDef{m.str, m.list, m.dict} {
+		for i, d := range []*builtinDef{m.str, m.list, m.dict} {
 			if d == nil {
 				continue
+			}
+			if d.refused == "" {
+				receivers |= []jinja.Kinds{jinja.KindString, jinja.KindArray, jinja.KindObject}[i]
 			}
 			ds := d.spec()
 			if first {
@@ -151,6 +155,7 @@ func Catalog(opt Options) jinja.Catalog {
 				s.Refused = ""
 			}
 		}
+		s.Receivers = receivers
 		c.Methods[n] = s
 	}
 	return c

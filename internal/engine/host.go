@@ -205,6 +205,11 @@ func (s hostStruct) text() (string, bool) {
 type structField struct {
 	name  string
 	index []int
+	// omit is the field's json option omitempty ('e') or omitzero ('z'):
+	// such a field holding its empty (zero) value is absent, as
+	// encoding/json leaves it out, so a template sees it undefined — as it
+	// would in the JSON form of the value, and as a schema validates it.
+	omit byte
 }
 
 func structFields(t reflect.Type) []structField {
@@ -222,7 +227,16 @@ func structFields(t reflect.Type) []structField {
 			if tag == "-" {
 				continue
 			}
-			name, _, _ := strings.Cut(tag, ",")
+			name, opts, _ := strings.Cut(tag, ",")
+			var omit byte
+			for _, o := range strings.Split(opts, ",") {
+				switch o {
+				case "omitempty":
+					omit = 'e'
+				case "omitzero":
+					omit = 'z'
+				}
+			}
 			if f.Anonymous && name == "" {
 				ft := f.Type
 				if ft.Kind() == reflect.Pointer {
@@ -243,7 +257,7 @@ func structFields(t reflect.Type) []structField {
 				continue
 			}
 			seen[name] = true
-			out = append(out, structField{name: name, index: append(append([]int(nil), index...), i)})
+			out = append(out, structField{name: name, index: append(append([]int(nil), index...), i), omit: omit})
 		}
 		for _, f := range embedded {
 			ft := f.Type
@@ -264,6 +278,9 @@ func (s hostStruct) field(name string) (Value, bool) {
 			fv, err := s.v.FieldByIndexErr(f.index)
 			if err != nil { // through a nil embedded pointer
 				return none, true
+			}
+			if f.omit == 'z' && fv.IsZero() || f.omit == 'e' && emptyField(fv) {
+				return Value{}, false
 			}
 			return fromReflect(fv), true
 		}
@@ -327,4 +344,15 @@ func goTypeName(v Value) string {
 		return o.typ
 	}
 	return strconv.Quote(fmt.Sprintf("%T", v.ref))
+}
+
+// emptyField is encoding/json's omitempty test.
+func emptyField(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Struct:
+		return false
+	}
+	return v.IsZero()
 }

@@ -181,7 +181,9 @@ func (w *jsonWriter) value(v Value, depth int) error {
 		case hostStruct:
 			var keys []Value
 			for _, f := range structFields(o.v.Type()) {
-				keys = append(keys, strValue(f.name))
+				if _, ok := o.field(f.name); ok {
+					keys = append(keys, strValue(f.name))
+				}
 			}
 			return w.object(v, keys, func(k Value) Value { x, _ := o.field(k.s); return x }, depth)
 		}

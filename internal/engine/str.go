@@ -194,13 +194,18 @@ func (p *printer) object(v Value, depth int) error {
 			defer func() { p.stack = p.stack[:len(p.stack)-1] }()
 		}
 		p.b = append(p.b, '{')
-		for i, f := range structFields(o.v.Type()) {
-			if i > 0 {
+		n := 0
+		for _, f := range structFields(o.v.Type()) {
+			x, ok := o.field(f.name)
+			if !ok {
+				continue // omitted, as encoding/json omits it
+			}
+			if n > 0 {
 				p.b = append(p.b, ", "...)
 			}
+			n++
 			p.b = append(p.b, pyQuote(f.name)...)
 			p.b = append(p.b, ": "...)
-			x, _ := o.field(f.name)
 			if err := p.repr(x, depth+1); err != nil {
 				return err
 			}

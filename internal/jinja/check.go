@@ -24,6 +24,10 @@ type Spec struct {
 	Kwargs           []string // keyword arguments it accepts (a name may also be passed by position)
 	AnyKwargs        bool     // it takes any keyword arguments (namespace, dict)
 	Refused          string   // non-empty: the construct exists in Jinja but is refused, and why
+	// Receivers are, for a method, the kinds of value that have it (the
+	// type pass reports a method called on a value of none of them); 0:
+	// not known.
+	Receivers Kinds
 }
 
 // Catalog lists what the runtime provides; the runtime builds it from the

@@ -30,6 +30,10 @@ const (
 	Include
 	// Sandbox: a path that would leave the template set's root.
 	Sandbox
+	// Mistyped: a typed variable used in a way its schema refuses (a path
+	// the schema does not have, a filter, test, method or operator that
+	// needs another type); Name is the variable.
+	Mistyped
 )
 
 // Error is one problem, positioned in its file.
@@ -493,4 +497,52 @@ func errImageOutsideChat(p Pos) *Error {
 
 func errImageNotAlone(p Pos) *Error {
 	return syntaxf(p, "the image filter must stand alone in an output inside a {%% chat %%} block: {{ x | image }}")
+}
+
+// Types (types.go). subject is the expression a problem is about, as
+// written; at is where its type is in the variable's schema
+// ("user.tags[*]"), shown when the two differ.
+
+func typeSubject(subject, at string) string {
+	if subject == at {
+		return subject
+	}
+	return subject + " (" + at + ")"
+}
+
+func typef(p Pos, variable, format string, args ...any) *Error {
+	return &Error{Pos: p, Kind: Mistyped, Name: variable, Msg: fmt.Sprintf(format, args...)}
+}
+
+func errNoProperty(p Pos, expr, variable, subject, at, name string, props []string) *Error {
+	msg := fmt.Sprintf("%s is not in the schema of variable %q: %s has no property %q", expr, variable, typeSubject(subject, at), name)
+	switch s := suggest(name, props); {
+	case s != "":
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	case len(props) == 0:
+		msg += " (it declares none)"
+	default:
+		msg += " (it has: " + strings.Join(props, ", ") + ")"
+	}
+	return typef(p, variable, "%s", msg)
+}
+
+func errNotObject(p Pos, expr, variable, subject, at string, got Kinds, attr bool) *Error {
+	what := "attributes"
+	if !attr {
+		what = "keys"
+	}
+	return typef(p, variable, "%s is not in the schema of variable %q: %s is %s, which has no %s", expr, variable, typeSubject(subject, at), got, what)
+}
+
+func errNotIndexable(p Pos, expr, variable, subject, at string, got Kinds) *Error {
+	return typef(p, variable, "%s is not in the schema of variable %q: %s is %s, which cannot be indexed by position", expr, variable, typeSubject(subject, at), got)
+}
+
+func errNeedsKind(p Pos, what string, want Kinds, variable, subject, at string, got Kinds) *Error {
+	return typef(p, variable, "%s needs %s, but the schema of variable %q makes %s %s", what, want, variable, typeSubject(subject, at), got)
+}
+
+func errOperands(p Pos, op string, l, r Kinds, variable, subject, at string, got Kinds) *Error {
+	return typef(p, variable, "operator %s cannot take %s and %s: the schema of variable %q makes %s %s", op, l, r, variable, typeSubject(subject, at), got)
 }

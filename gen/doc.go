@@ -1,0 +1,43 @@
+// Package gen generates the typed Go API of a template set: one struct of
+// variables and one render function per template, so that a host which
+// renders a template with a misspelled field or a value of the wrong type
+// does not compile. promptkit gen is its command:
+//
+//	go run github.com/seed-e7d2830f/promptkit/cmd/promptkit gen --dir prompts --package prompts --out prompts/prompts.go
+//
+// and the host calls
+//
+//	out, err := prompts.RenderTitle(m, prompts.TitleVars{Intent: intent})
+//
+// where m is a *manager.Manager (any value with its Render method).
+//
+// # Types
+//
+// A variable's type comes from its JSON Schema (see "Typed variables" in
+// package manager): string is string, integer int, number float64,
+// boolean bool, an array []T, an object with properties a struct (named
+// after the schema's title when it is a Go identifier, else after its
+// file or $defs entry, else after the template and the variable), an
+// object with only additionalProperties map[string]T. A variable without
+// a schema, and a schema the generator cannot express as one Go type
+// (anyOf, oneOf, several types), is any. A nullable scalar or struct
+// ("type": ["string", "null"]) is a pointer.
+//
+// # Optional values
+//
+// An optional variable is a pointer field: nil leaves the variable out of
+// the render, so the template sees it undefined, or its declared default.
+// An optional property of an object is a field tagged omitzero (a struct
+// type also a pointer): its zero value is left out, as encoding/json
+// leaves it out, and the template sees it undefined. A nil slice passed
+// for a required array variable is passed as an empty list.
+//
+// # What the file holds
+//
+// Names and types only: the generated file holds no wording of any
+// template and no description from index.json (which stay in the set, as
+// promptkit list shows them), so regenerating it is needed only when
+// index.json's variables or their schemas change. It is gofmt-clean and
+// passes go vet; a test of the default set (package prompts) fails when
+// its generated file is stale.
+package gen

@@ -1,0 +1,322 @@
+package manager_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
+)
+
+// userSchema is the schema the typed-variable tests give "user".
+const userSchema = `{"type": "object", "required": ["name"],
+  "properties": {
+    "name": {"type": "string"},
+    "age": {"type": "integer"},
+    "tags": {"type": "array", "items": {"type": "string"}},
+    "profile": {"type": "object", "properties": {"city": {"type": "string"}}},
+    "scores": {"type": "array", "items": {"type": "number"}}
+  }}`
+
+// typedSet is a set with one template "t" whose variable user has
+// userSchema, and an untyped variable plain.
+func typedSet(source string, extra map[string]string) map[string]string {
+	files := map[string]string{"t.md": source}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return files
+}
+
+func typedIndex(userSchemaJSON string) string {
+	return `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [
+	  {"name": "user", "schema": ` + userSchemaJSON + `},
+	  {"name": "plain", "required": false}]}}}`
+}
+
+// TestTypedLoad: every static rule, with the exact line it prints.
+func TestTypedLoad(t *testing.T) {
+	tests := []struct {
+		name  string
+		src   string
+		files map[string]string
+		want  string // the one problem, exactly; "" loads
+	}{
+		{"a path in the schema", `{{ user.name }}{{ user.profile.city }}{{ user.tags[0] }}{{ user["age"] }}`, nil, ""},
+		{"misspelled attribute", "hi {{ user.nmae }}",
+			nil, `t.md:1:7: template "t": user.nmae is not in the schema of variable "user": user has no property "nmae"; did you mean "name"?`},
+		{"no close property", "{{ user.zzzzzz }}",
+			nil, `t.md:1:4: template "t": user.zzzzzz is not in the schema of variable "user": user has no property "zzzzzz" (it has: age, name, profile, scores, tags)`},
+		{"nested path", "{{ user.profile.cty }}",
+			nil, `t.md:1:4: template "t": user.profile.cty is not in the schema of variable "user": user.profile has no property "cty"; did you mean "city"?`},
+		{"key index", `{{ user["nmae"] }}`,
+			nil, `t.md:1:4: template "t": user["nmae"] is not in the schema of variable "user": user has no property "nmae"; did you mean "name"?`},
+		{"attribute of a string item", "{{ user.tags[0].text }}",
+			nil, `t.md:1:4: template "t": user.tags[0].text is not in the schema of variable "user": user.tags[0] (user.tags[*]) is a string, which has no attributes`},
+		{"position index of an object", "{{ user.profile[0] }}",
+			nil, `t.md:1:4: template "t": user.profile[0] is not in the schema of variable "user": user.profile is an object, which cannot be indexed by position`},
+		{"in a branch never taken", "{% if false %}\n  {{ user.agee }}\n{% endif %}",
+			nil, `t.md:2:6: template "t": user.agee is not in the schema of variable "user": user has no property "agee"; did you mean "age"?`},
+		{"loop variable", "{% for t in user.tags %}{{ t.upper() }}{{ t.label }}{% endfor %}",
+			nil, `t.md:1:43: template "t": t.label is not in the schema of variable "user": t (user.tags[*]) is a string, which has no attributes`},
+		{"set local", "{% set p = user.profile %}{{ p.cty }}",
+			nil, `t.md:1:30: template "t": p.cty is not in the schema of variable "user": p (user.profile) has no property "cty"; did you mean "city"?`},
+		{"with local", "{% with p = user.profile %}{{ p.cty }}{% endwith %}",
+			nil, `t.md:1:31: template "t": p.cty is not in the schema of variable "user": p (user.profile) has no property "cty"; did you mean "city"?`},
+		{"macro argument", "{% macro card(u) %}{{ u.nmae }}{% endmacro %}{{ card(user) }}",
+			nil, `t.md:1:23: template "t": u.nmae is not in the schema of variable "user": u (user) has no property "nmae"; did you mean "name"?`},
+		{"macro argument by keyword", "{% macro card(x, u=none) %}{{ u.nmae }}{% endmacro %}{{ card(1, u=user) }}{{ card(2, u=user) }}",
+			nil, `t.md:1:31: template "t": u.nmae is not in the schema of variable "user": u (user) has no property "nmae"; did you mean "name"?`},
+		{"macro called with other values is not typed", "{% macro card(u) %}{{ u.nmae }}{% endmacro %}{{ card(user) }}{{ card(plain) }}", nil, ""},
+		{"included file", `{% include "parts/u.md" %}`, map[string]string{"parts/u.md": "\n{{ user.nmae }}"},
+			`parts/u.md:2:4: template "t": user.nmae is not in the schema of variable "user": user has no property "nmae"; did you mean "name"?`},
+		{"filter on the wrong type", "{{ user.age | upper }}",
+			nil, `t.md:1:4: template "t": filter upper needs a string, but the schema of variable "user" makes user.age an integer`},
+		{"join on a non-list", "{{ user.age | join(', ') }}",
+			nil, `t.md:1:4: template "t": filter join needs a string or an array or an object, but the schema of variable "user" makes user.age an integer`},
+		{"test on the wrong type", "{% if user.name is even %}x{% endif %}",
+			nil, `t.md:1:7: template "t": test even needs an integer or a boolean, but the schema of variable "user" makes user.name a string`},
+		{"method on the wrong type", "{% for s in user.scores %}{{ s.upper() }}{% endfor %}",
+			nil, `t.md:1:30: template "t": method upper() needs a string, but the schema of variable "user" makes s (user.scores[*]) a number`},
+		{"arithmetic on a string", "{{ user.name - 1 }}",
+			nil, `t.md:1:4: template "t": operator - needs a number, but the schema of variable "user" makes user.name a string`},
+		{"adding a string and a number", "{{ user.name + user.age }}",
+			nil, `t.md:1:4: template "t": operator + cannot take a string and an integer: the schema of variable "user" makes user.name a string`},
+		{"concatenation is fine", `{{ user.name ~ user.age }}{{ user.name + "!" }}{{ user.age * 2 }}{{ "%s" % user.age }}`, nil, ""},
+		{"loop over a number", "{% for x in user.age %}{{ x }}{% endfor %}",
+			nil, `t.md:1:13: template "t": for needs a string or an array or an object, but the schema of variable "user" makes user.age an integer`},
+		{"default keeps the path", `{{ user.nick | default("无") }}`,
+			nil, `t.md:1:4: template "t": user.nick is not in the schema of variable "user": user has no property "nick" (it has: age, name, profile, scores, tags)`},
+		{"untyped variables keep today's rules", "{{ plain.anything.at.all | upper }}{{ plain - 1 }}", nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := manager.New(set(typedIndex(userSchema), typedSet(tc.src, tc.files)))
+			if tc.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+			require.ErrorIs(t, err, manager.ErrSchema)
+			require.ErrorIs(t, err, manager.ErrTemplate)
+			var e *manager.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, []string{"user"}, e.Variables)
+			assert.Equal(t, "schema", manager.ErrorKind(err))
+		})
+	}
+}
+
+// TestTypedSchemaKinds: how the parts of JSON Schema shape the checks.
+func TestTypedSchemaKinds(t *testing.T) {
+	tests := []struct {
+		name, schema, src string
+		ok                bool
+	}{
+		{"additionalProperties true opens the object", `{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}`, "{{ user.b }}", true},
+		{"additionalProperties schema types the rest", `{"type": "object", "additionalProperties": {"type": "integer"}}`, "{{ user.b | upper }}", false},
+		{"patternProperties opens the object", `{"type": "object", "properties": {"a": {}}, "patternProperties": {"^x": {}}}`, "{{ user.x1 }}", true},
+		{"no properties is a map", `{"type": "object"}`, "{{ user.anything }}", true},
+		{"nullable object", `{"type": ["object", "null"], "properties": {"a": {"type": "string"}}}`, "{{ user.b }}", false},
+		{"anyOf unions the properties", `{"anyOf": [{"type": "object", "properties": {"a": {}}}, {"type": "object", "properties": {"b": {}}}]}`, "{{ user.a }}{{ user.b }}", true},
+		{"anyOf refuses what neither has", `{"anyOf": [{"type": "object", "properties": {"a": {}}}, {"type": "object", "properties": {"b": {}}}]}`, "{{ user.c }}", false},
+		{"allOf merges the properties", `{"allOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}`, "{{ user.a }}{{ user.b }}", true},
+		{"$defs and $ref", `{"$defs": {"u": {"type": "object", "properties": {"a": {"type": "string"}}}}, "$ref": "#/$defs/u"}`, "{{ user.b }}", false},
+		{"recursive schema", `{"$defs": {"n": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/n"}}, "v": {}}}}, "$ref": "#/$defs/n"}`,
+			"{% for k in user.kids %}{% for g in k.kids %}{{ g.v }}{{ g.w }}{% endfor %}{% endfor %}", false},
+		{"enum of strings is a string", `{"enum": ["a", "b"]}`, "{{ user - 1 }}", false},
+		{"true schema is anything", `true`, "{{ user.x.y - 1 }}", true},
+		{"prefixItems", `{"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}`, "{{ user[1] | upper }}", false},
+		{"items of an object array", `{"type": "array", "items": {"type": "object", "properties": {"id": {}}}}`, "{% for x in user %}{{ x.id }}{% endfor %}{{ user[0].id }}{{ (user | first).id }}{{ (user | last).idd }}", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := manager.New(set(typedIndex(tc.schema), typedSet(tc.src, nil)))
+			if tc.ok {
+				require.NoError(t, err)
+			} else {
+				require.ErrorIs(t, err, manager.ErrSchema, "%v", err)
+			}
+		})
+	}
+}
+
+// TestTypedSchemaFiles: $ref to files of the set, and what is refused.
+func TestTypedSchemaFiles(t *testing.T) {
+	idx := func(ref string) string {
+		return `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "user", "schema": {"$ref": "` + ref + `"}}]}}}`
+	}
+	t.Run("a file of the set", func(t *testing.T) {
+		files := map[string]string{"t.md": "{{ user.nmae }}", "schemas/user.json": userSchema}
+		_, err := manager.New(set(idx("schemas/user.json"), files))
+		require.ErrorIs(t, err, manager.ErrSchema)
+		assert.Contains(t, err.Error(), `did you mean "name"?`)
+	})
+	t.Run("a file referring to another", func(t *testing.T) {
+		files := map[string]string{"t.md": "{{ user.tag.nmae }}", "schemas/user.json": `{"type": "object", "properties": {"tag": {"$ref": "tag.json"}}}`,
+			"schemas/tag.json": `{"type": "object", "properties": {"name": {"type": "string"}}}`}
+		_, err := manager.New(set(idx("schemas/user.json"), files))
+		require.ErrorIs(t, err, manager.ErrSchema)
+		assert.Contains(t, err.Error(), `user.tag has no property "nmae"; did you mean "name"?`)
+	})
+	refused := []struct{ name, ref, want string }{
+		{"missing file", "schemas/nope.json", `index.json: template "t": variable "user": schema: cannot read schemas/nope.json: no such file (paths are relative to the template set's root)`},
+		{"outside the set", "../user.json", `index.json: template "t": variable "user": schema: cannot read`},
+		{"a URL", "https://example.com/user.json", `index.json: template "t": variable "user": schema: cannot read https://example.com/user.json: schemas are read only from files of the template set, not from https://example.com/user.json`},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := manager.New(set(idx(tc.ref), map[string]string{"t.md": "{{ user }}"}))
+			require.ErrorIs(t, err, manager.ErrSchema)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	t.Run("an invalid schema", func(t *testing.T) {
+		_, err := manager.New(set(typedIndex(`{"type": "strnig"}`), typedSet("{{ user }}", nil)))
+		require.ErrorIs(t, err, manager.ErrSchema)
+		assert.Contains(t, err.Error(), `index.json: template "t": variable "user": schema: `)
+	})
+	t.Run("a default that breaks the schema", func(t *testing.T) {
+		index := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "n", "required": false, "default": "x", "schema": {"type": "integer"}}]}}}`
+		_, err := manager.New(set(index, map[string]string{"t.md": "{{ n }}"}))
+		require.ErrorIs(t, err, manager.ErrSchema)
+		assert.Equal(t, `index.json: template "t": variable "n": the default does not match the schema: n: want integer, got string`, err.Error())
+	})
+	t.Run("the schema file is in the digest", func(t *testing.T) {
+		files := map[string]string{"t.md": "{{ user.name }}", "schemas/user.json": userSchema}
+		a, err := manager.New(set(idx("schemas/user.json"), files))
+		require.NoError(t, err)
+		files["schemas/user.json"] = strings.Replace(userSchema, `"age"`, `"years"`, 1)
+		b, err := manager.New(set(idx("schemas/user.json"), files))
+		require.NoError(t, err)
+		assert.NotEqual(t, a.Digest(), b.Digest())
+	})
+	t.Run("Templates shows the schema", func(t *testing.T) {
+		m, err := manager.New(set(idx("schemas/user.json"), map[string]string{"t.md": "{{ user.name }}", "schemas/user.json": userSchema}))
+		require.NoError(t, err)
+		tm, _ := m.Lookup("t")
+		assert.JSONEq(t, `{"$ref": "schemas/user.json"}`, string(tm.Variables[0].Schema))
+	})
+}
+
+// Profile is a host's own type: validated as encoding/json encodes it.
+type Profile struct {
+	City   string `json:"city,omitzero"`
+	Secret string `json:"-"`
+}
+
+type User struct {
+	Name    string    `json:"name"`
+	Age     int       `json:"age,omitempty"`
+	Tags    []string  `json:"tags,omitzero"`
+	Profile *Profile  `json:"profile,omitzero"`
+	Scores  []float64 `json:"scores,omitzero"`
+}
+
+// TestTypedRender: values are validated before rendering; every
+// offending path is named, sorted.
+func TestTypedRender(t *testing.T) {
+	index := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [
+	  {"name": "user", "schema": ` + userSchema + `},
+	  {"name": "n", "required": false, "schema": {"type": "integer"}},
+	  {"name": "plain", "required": false}]}}}`
+	m, err := manager.New(set(index, map[string]string{"t.md": "{{ user.name }}{% for t in user.tags %},{{ t }}{% endfor %}{{ n }}{{ plain }}"}))
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		vars map[string]any
+		want string // the output, or the error
+		err  error
+	}{
+		{"JSON values", map[string]any{"user": map[string]any{"name": "A", "tags": []any{"x", "y"}}, "n": int64(3)}, "A,x,y3", nil},
+		{"Go values", map[string]any{"user": User{Name: "B", Tags: []string{"z"}, Profile: &Profile{City: "C", Secret: "s"}}}, "B,z", nil},
+		{"a pointer", map[string]any{"user": &User{Name: "P"}}, "P", nil},
+		{"untyped variables are not validated", map[string]any{"user": map[string]any{"name": "A"}, "plain": []int{1}}, "A[1]", nil},
+		{"every path, sorted", map[string]any{"user": map[string]any{"name": 1, "tags": []any{"a", 2, "b", true, "c", "d", "e", "f", "g", "h", 11.5}}, "n": "3"},
+			`t.md: template "t": invalid variables: n: want integer, got string; user.name: want string, got number; user.tags[1]: want string, got number; user.tags[3]: want string, got boolean; user.tags[10]: want string, got number`, manager.ErrInvalidVariables},
+		{"a missing property", map[string]any{"user": map[string]any{"age": 3}},
+			`t.md: template "t": invalid variables: user.name: missing, and the schema requires it`, manager.ErrInvalidVariables},
+		{"nil", map[string]any{"user": nil},
+			`t.md: template "t": invalid variables: user: want object, got null`, manager.ErrInvalidVariables},
+		{"a Go map of the wrong type", map[string]any{"user": map[string]int{"name": 1}},
+			`t.md: template "t": invalid variables: user.name: want string, got number`, manager.ErrInvalidVariables},
+		{"a float for an integer", map[string]any{"user": map[string]any{"name": "x"}, "n": 2.5},
+			`t.md: template "t": invalid variables: n: want integer, got number`, manager.ErrInvalidVariables},
+		{"missing comes first", map[string]any{"n": "x"}, `t.md: template "t": missing variables: user`, manager.ErrMissingVariables},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := m.Render("t", tc.vars)
+			if tc.err == nil {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, out)
+				return
+			}
+			require.ErrorIs(t, err, tc.err)
+			assert.Equal(t, tc.want, err.Error())
+			assert.Empty(t, out)
+		})
+	}
+	t.Run("variables names the typed variables that failed", func(t *testing.T) {
+		_, err := m.Render("t", map[string]any{"user": map[string]any{"name": 1}, "n": "x"})
+		var e *manager.Error
+		require.ErrorAs(t, err, &e)
+		assert.Equal(t, []string{"n", "user"}, e.Variables)
+		assert.Equal(t, "invalid_variables", manager.ErrorKind(err))
+	})
+	t.Run("through Partial and WithFunc", func(t *testing.T) {
+		p, err := m.Partial("t", map[string]any{"user": map[string]any{"name": "A"}},
+			manager.WithFunc("n", func(map[string]any) (any, error) { return "seven", nil }))
+		require.NoError(t, err)
+		_, err = p.Render(nil)
+		require.ErrorIs(t, err, manager.ErrInvalidVariables)
+		assert.Contains(t, err.Error(), "n: want integer, got string")
+	})
+	t.Run("RenderMessages validates too", func(t *testing.T) {
+		_, err := m.RenderMessages("t", map[string]any{"user": map[string]any{"name": false}})
+		require.ErrorIs(t, err, manager.ErrInvalidVariables)
+	})
+}
+
+// An override passes the type checks a file passes.
+func TestTypedOverride(t *testing.T) {
+	m, err := manager.New(set(typedIndex(userSchema), typedSet("{{ user.name }}", nil)))
+	require.NoError(t, err)
+	err = m.Override("t", "{{ user.nmae }}")
+	require.ErrorIs(t, err, manager.ErrSchema)
+	assert.Equal(t, `t.md (override):1:4: template "t": user.nmae is not in the schema of variable "user": user has no property "nmae"; did you mean "name"?`, err.Error())
+	require.NoError(t, m.Override("t", "{{ user.age }}"))
+	_, err = m.Render("t", map[string]any{"user": map[string]any{"name": "A", "age": "x"}})
+	require.ErrorIs(t, err, manager.ErrInvalidVariables, "the override keeps the entry's schemas")
+}
+
+// Typed renders are safe for concurrent use (run with -race).
+func TestTypedConcurrentRenders(t *testing.T) {
+	m, err := manager.New(set(typedIndex(userSchema), typedSet("{{ user.name }}{{ user.tags | join(',') }}", nil)))
+	require.NoError(t, err)
+	done := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			for j := range 200 {
+				tags := []any{"a", "b"}
+				if (i+j)%3 == 0 {
+					tags = append(tags, j)
+				}
+				_, err := m.Render("t", map[string]any{"user": map[string]any{"name": "n", "tags": tags}})
+				if (i+j)%3 == 0 && !errors.Is(err, manager.ErrInvalidVariables) || (i+j)%3 != 0 && err != nil {
+					done <- fmt.Errorf("goroutine %d, render %d: %v", i, j, err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		require.NoError(t, <-done)
+	}
+}
