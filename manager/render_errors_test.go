@@ -1,0 +1,58 @@
+package manager_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
+)
+
+// Every render error says where: template, file, line and column of the
+// construct that failed — in the entry's file or in a part it includes —
+// and is a kind of ErrTemplate.
+func TestRenderErrorsSayWhere(t *testing.T) {
+	m, err := manager.New(set(`{"version":1,"templates":{
+		"div":{"path":"div.md","variables":["x"]},
+		"inc":{"path":"inc.md","variables":["x"]},
+		"attr":{"path":"attr.md","variables":["x"]},
+		"raise":{"path":"raise.md","variables":["x"]},
+		"loop":{"path":"loop.md","variables":["x"]}}}`, map[string]string{
+		"div.md":     "第一行\n结果：{{ x / 0 }}",
+		"inc.md":     "前言\n{% include \"parts/p.md\" %}",
+		"parts/p.md": "\n\n  {{ x.missing.deeper }}",
+		"attr.md":    "{% if x %}\n{{ x | int + [] }}{% endif %}",
+		"raise.md":   "{{ raise_exception('不支持：' ~ x) if x }}",
+		"loop.md":    "{% for i in x %}{{ i }}{% endfor %}",
+	}))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name      string
+		x         any
+		want      string
+		kind      error
+		file      string
+		line, col int
+	}{
+		{"div", 1, `div.md:2:7: template "div": render failed: division by zero`, manager.ErrTemplate, "div.md", 2, 7},
+		{"inc", map[string]any{}, `parts/p.md:3:6: template "inc": render failed: x.missing is undefined, so it has no attribute "deeper"`, manager.ErrTemplate, "parts/p.md", 3, 6},
+		{"attr", "7", `attr.md:2:4: template "attr": render failed: unsupported operand types for +: integer and list`, manager.ErrTemplate, "attr.md", 2, 4},
+		{"raise", "图片", `raise.md:1:4: template "raise": raise_exception: 不支持：图片`, manager.ErrRaised, "raise.md", 1, 4},
+		{"loop", 3, `loop.md:1:1: template "loop": render failed: integer is not iterable`, manager.ErrTemplate, "loop.md", 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := m.Render(tc.name, map[string]any{"x": tc.x})
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+			assert.ErrorIs(t, err, tc.kind)
+			assert.ErrorIs(t, err, manager.ErrTemplate)
+			var e *manager.Error
+			require.True(t, errors.As(err, &e))
+			assert.Equal(t, tc.name, e.Template)
+			assert.Equal(t, tc.file, e.Path)
+			assert.Equal(t, [2]int{tc.line, tc.col}, [2]int{e.Line, e.Col})
+		})
+	}
+}
