@@ -24,14 +24,15 @@ const base = "set:///"
 type Compiler struct {
 	c     *jsonschema.Compiler
 	types map[*jsonschema.Schema]*jinja.Type
-	files map[string]bool // the set's files the schemas read
+	quick map[*jsonschema.Schema]*quick // quick.go
+	files map[string]bool               // the set's files the schemas read
 }
 
 // NewCompiler returns a compiler that reads the files schemas refer to
 // with read (a path relative to the set's root, already checked to stay
 // inside it by the caller's reader).
 func NewCompiler(read func(path string) ([]byte, error)) *Compiler {
-	c := &Compiler{c: jsonschema.NewCompiler(), types: map[*jsonschema.Schema]*jinja.Type{}, files: map[string]bool{}}
+	c := &Compiler{c: jsonschema.NewCompiler(), types: map[*jsonschema.Schema]*jinja.Type{}, quick: map[*jsonschema.Schema]*quick{}, files: map[string]bool{}}
 	c.c.DefaultDraft(jsonschema.Draft2020)
 	c.c.UseLoader(setLoader{read: read, files: c.files})
 	return c
@@ -66,8 +67,9 @@ func (l setLoader) Load(u string) (any, error) {
 
 // Schema is one variable's compiled schema.
 type Schema struct {
-	s   *jsonschema.Schema
-	typ *jinja.Type
+	s     *jsonschema.Schema
+	typ   *jinja.Type
+	quick *quick // nil: every value goes to the library (quick.go)
 }
 
 // Type is the schema as the front end's type pass reads it.
@@ -99,7 +101,7 @@ func (c *Compiler) Compile(template, variable string, raw json.RawMessage) (*Sch
 	if err != nil {
 		return nil, cleanErr(err, loc)
 	}
-	return &Schema{s: s, typ: c.typeOf(s)}, nil
+	return &Schema{s: s, typ: c.typeOf(s), quick: quickOf(s, c.quick)}, nil
 }
 
 // Files are the set's files the compiled schemas read, for the set's

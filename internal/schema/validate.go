@@ -30,6 +30,9 @@ func (v Violation) String() string { return v.Path + ": " + v.Msg }
 // Validate validates the value of the variable called name. It returns
 // every violation, sorted by path, or nil.
 func (s *Schema) Validate(name string, v any) []Violation {
+	if s.quick.accepts(v, 0) {
+		return nil
+	}
 	p, err := Plain(v)
 	if err != nil {
 		return []Violation{{Path: name, Msg: err.Error()}}
