@@ -20,7 +20,7 @@ import (
 // holds instead: every case ends with a typed error, quickly, and none
 // needs gigabytes or minutes (the budgets themselves bound them).
 
-func oneTemplate(t *testing.T, src string, vars []string, opts ...manager.Option) (*manager.Manager, error) {
+func oneTemplate(t testing.TB, src string, vars []string, opts ...manager.Option) (*manager.Manager, error) {
 	t.Helper()
 	decl := `[]`
 	if len(vars) > 0 {
