@@ -53,7 +53,7 @@ type compiled struct {
 	unused   []string // declared but never referenced
 	chat     bool     // has {% chat %} blocks: renders with RenderMessages
 	sizes    []int    // the source size of the entry's file and each file it includes
-	sources  []string // those files' paths, in the same order: what a change must touch to recompile the template
+	sources  []string // the entry's file and every file it includes or tried to: what a change must touch to recompile the template
 	// schemas are the typed variables' compiled schemas (schema.go).
 	schemas []varSchema
 }
@@ -308,6 +308,9 @@ func (l *loader) includeLoader(h hash.Hash, c *compiled) func(string) (*jinja.Tr
 			return nil, &jinja.LoadError{Kind: jinja.Sandbox, Msg: err.Error()}
 		}
 		p = path.Clean(p)
+		// A source even when it cannot be read: an include that was
+		// missing ("ignore missing") changes the template once it exists.
+		c.sources = append(c.sources, p)
 		data, err := l.readFile(p)
 		if err != nil {
 			kind := jinja.Include
@@ -322,7 +325,6 @@ func (l *loader) includeLoader(h hash.Hash, c *compiled) func(string) (*jinja.Tr
 		}
 		fmt.Fprintf(h, "\x00%s\x00%s", p, data)
 		c.sizes = append(c.sizes, len(data))
-		c.sources = append(c.sources, p)
 		return jinja.Parse(p, string(data), l.cfg.jinja)
 	}
 }

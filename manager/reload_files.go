@@ -104,7 +104,11 @@ func loadChanged(fsys fs.FS, cfg *config, prev *snapshot, changed []string) (s *
 		}
 		next.templates[name] = nc
 		next.compiled++
-		sameFiles = sameFiles && slices.Equal(nc.sources, c.sources)
+		sameFiles = sameFiles && slices.Equal(nc.sources, c.sources) && !slices.ContainsFunc(nc.sources, func(p string) bool {
+			_, now := l.files[p]
+			_, before := prev.files[p]
+			return now != before // an ignored missing include that now exists, or the reverse
+		})
 	}
 	if len(l.problems) > 0 {
 		return nil, l.loadError(), true
@@ -124,9 +128,9 @@ func loadChanged(fsys fs.FS, cfg *config, prev *snapshot, changed []string) (s *
 			for _, p := range c.sources {
 				if f, ok := l.files[p]; ok {
 					next.files[p] = f
-				} else {
-					next.files[p] = prev.files[p]
-				}
+				} else if f, ok := prev.files[p]; ok {
+					next.files[p] = f
+				} // else a source that does not exist: not part of the digest
 			}
 		}
 		next.paths = slices.Sorted(maps.Keys(next.files))

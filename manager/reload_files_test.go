@@ -15,7 +15,7 @@ var changeSet = map[string]string{
 		"a":{"path":"a.md","variables":["x"]},
 		"b":{"path":"b.md"},
 		"c":{"path":"c.md"}}}`,
-	"a.md":       `A {% include "parts/p.md" %} {{ x }}`,
+	"a.md":       `A {% include "parts/p.md" %}{% include "parts/later.md" ignore missing %} {{ x }}`,
 	"b.md":       "B1",
 	"c.md":       "C",
 	"parts/p.md": "P1",
@@ -59,6 +59,7 @@ func TestReloadAppliesChangedFiles(t *testing.T) {
 		{"b.md", "B2", []string{"b"}},
 		{"parts/p.md", "P2", []string{"a"}},
 		{"unrelated.swp", "vim", nil},
+		{"parts/later.md", "L", []string{"a"}}, // an include that was missing
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			writeTree(t, dir, map[string]string{tc.file: tc.data})
@@ -72,6 +73,7 @@ func TestReloadAppliesChangedFiles(t *testing.T) {
 			fresh, _ := loadDir(t, dir)
 			assert.Equal(t, fresh.digest, s1.digest)
 			assert.Equal(t, fresh.files, s1.files)
+			assert.Equal(t, fresh.paths, s1.paths)
 			for _, name := range tc.recompiled {
 				assert.Equal(t, fresh.templates[name].info.Hash, s1.templates[name].info.Hash)
 			}
@@ -79,6 +81,18 @@ func TestReloadAppliesChangedFiles(t *testing.T) {
 		})
 	}
 	out, err := s0.templates["a"].tmpl.Render(t.Context(), map[string]any{"x": "!"}, &cfg.limits)
+	require.NoError(t, err)
+	assert.Equal(t, "A P2L !", out)
+
+	// The optional include goes away again.
+	require.NoError(t, os.Remove(filepath.Join(dir, "parts", "later.md")))
+	s1, err, ok := applyChange(t, dir, cfg, s0, "parts/later.md")
+	require.True(t, ok)
+	require.NoError(t, err)
+	fresh, _ := loadDir(t, dir)
+	assert.Equal(t, fresh.digest, s1.digest)
+	assert.Equal(t, fresh.paths, s1.paths)
+	out, err = s1.templates["a"].tmpl.Render(t.Context(), map[string]any{"x": "!"}, &cfg.limits)
 	require.NoError(t, err)
 	assert.Equal(t, "A P2 !", out)
 }
