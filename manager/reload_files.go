@@ -124,13 +124,18 @@ func loadChanged(fsys fs.FS, cfg *config, prev *snapshot, changed []string) (s *
 		for _, p := range prev.others {
 			next.files[p] = prev.files[p]
 		}
-		for _, c := range next.templates {
+		for name, c := range next.templates {
+			// A recompiled template's files are what this load read (a
+			// source it could not read is not part of the digest); the
+			// others' are what the set serving read.
+			from := prev.files
+			if c != prev.templates[name] {
+				from = l.files
+			}
 			for _, p := range c.sources {
-				if f, ok := l.files[p]; ok {
+				if f, ok := from[p]; ok {
 					next.files[p] = f
-				} else if f, ok := prev.files[p]; ok {
-					next.files[p] = f
-				} // else a source that does not exist: not part of the digest
+				}
 			}
 		}
 		next.paths = slices.Sorted(maps.Keys(next.files))
