@@ -284,3 +284,28 @@ func BenchmarkRenderObserver(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadLarge loads one template of about 4 MB in each of the
+// shapes that made loading quadratic once: loading is linear in a
+// template's size, whatever its shape.
+func BenchmarkLoadLarge(b *testing.B) {
+	for name, src := range map[string]string{
+		"adjacent_strings": "{{ " + strings.Repeat(`"a" `, 1_000_000) + "}}",
+		"one_long_line":    strings.Repeat("文字 {{ x }} ", 270_000),
+		"many_lines":       strings.Repeat("line {{ x }}\n", 310_000),
+		"many_tags":        strings.Repeat("{% if x %}a{% endif %}", 180_000),
+	} {
+		fsys := fstest.MapFS{
+			IndexFile: {Data: []byte(`{"version":1,"templates":{"t":{"path":"t.md","variables":["x"]}}}`)},
+			"t.md":    {Data: []byte(src)},
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := New(fsys); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -104,7 +104,10 @@ func lex(src string, opt Options) ([]item, ErrorList) {
 		}
 		return nil, ErrorList{errInvalidUTF8(Pos(i))}
 	}
-	l := &lexer{src: src, opt: opt, lineStart: true, items: make([]item, 0, len(src)/24+8)}
+	// About four items a tag (its delimiters, a name or two) and one of
+	// text between tags; sized once, a large template's items are not
+	// copied again and again as the slice grows.
+	l := &lexer{src: src, opt: opt, lineStart: true, items: make([]item, 0, 4*strings.Count(src, "{")+16)}
 	for state := lexText; state != nil; {
 		state = state(l)
 	}
