@@ -26,6 +26,7 @@ package jinjaoracle
 
 import (
 	"bufio"
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -307,10 +308,12 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case json.RawMessage:
-		if !json.Valid(x) {
-			return nil, errors.New("invalid json.RawMessage")
+		// Compacted: the request is one line.
+		var c bytes.Buffer
+		if err := json.Compact(&c, x); err != nil {
+			return nil, fmt.Errorf("invalid json.RawMessage: %w", err)
 		}
-		return append(b, x...), nil
+		return append(b, c.Bytes()...), nil
 	case string:
 		if !utf8.ValidString(x) {
 			return nil, errors.New("a string value is not valid UTF-8")

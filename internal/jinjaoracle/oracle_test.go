@@ -46,7 +46,7 @@ func TestRender(t *testing.T) {
 func TestHuggingFace(t *testing.T) {
 	o := jinjaoracle.Require(t)
 	env := jinjaoracle.Env{HuggingFace: true, KeepOrder: true, Now: time.Date(2025, 3, 1, 8, 5, 0, 0, time.UTC)}
-	vars := map[string]any{"messages": json.RawMessage(`[{"role": "user", "content": "é", "b": 1, "a": 2}]`)}
+	vars := map[string]any{"messages": json.RawMessage("[{\"role\": \"user\",\n \"content\": \"é\", \"b\": 1, \"a\": 2}]")}
 	out, jerr := o.RenderEnv(env, "{% for m in messages %}\n  {{ m|tojson }}\n{% endfor %}\n{{ strftime_now('%d %b %Y') }}", vars)
 	require.Empty(t, jerr)
 	assert.Equal(t, `  {"role": "user", "content": "é", "b": 1, "a": 2}`+"\n01 Mar 2025", out)

@@ -1,0 +1,228 @@
+package engine_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jinjaoracle"
+)
+
+// The documented differences from Jinja2: what promptkit renders otherwise
+// on purpose, or refuses where Jinja2 renders, each with the reason. The
+// list in docs/jinja-differences.md is made from this table
+// (go test ./internal/engine -run TestJinjaDifferences -update), and
+// TestJinjaDifferences checks both sides still behave as it says, so the
+// document cannot drift from the code.
+
+// outcome is what one side does with a template: its output, or (err
+// set) a part of the error it gives.
+type outcome struct {
+	out string
+	err string
+}
+
+func out(s string) outcome    { return outcome{out: s} }
+func raises(s string) outcome { return outcome{err: s} }
+
+type difference struct {
+	template  string
+	jinja     outcome // Jinja2's output, or the start of the exception it raises
+	promptkit outcome // promptkit's output, or a part of its error
+}
+
+type differenceKind struct {
+	title string
+	why   string
+	cases []difference
+}
+
+var differences = []differenceKind{
+	{
+		title: "Names no assignment reaches are refused at load",
+		why: "promptkit checks every name of a template when the set loads: a name must be a declared " +
+			"variable or be bound where it is read. Jinja2 makes such a name undefined at render time " +
+			"(printing nothing, false in a test), which hides typos and names that leak out of a scope; " +
+			"promptkit refuses the template with the name, file, line and column instead.",
+		cases: []difference{
+			{"{{ undefined_thing_not_declared is defined }}", out("False"), raises(`undeclared variable "undefined_thing_not_declared"`)},
+			{"{% for x in xs %}{{ x }}{% endfor %}{{ x }}|", out("312|"), raises(`undeclared variable "x"`)},
+			{"{% for x in xs %}{% set y = x * 2 %}{{ y }}{% endfor %}{{ y }}|", out("624|"), raises(`undeclared variable "y"`)},
+			{"{% with %}{% set z = 1 %}{{ z }}{% endwith %}{{ z is defined }}", out("1False"), raises(`undeclared variable "z"`)},
+			{"{% macro m() %}{% set x = 1 %}{{ x }}{% endmacro %}{{ m() }}{{ x is defined }}", out("1False"), raises(`undeclared variable "x"`)},
+			{"{{ loop }}", out(""), raises("loop exists only inside a {% for %} loop")},
+			{"{% for x in [] %}{% else %}{{ loop is defined }}{% endfor %}", out("False"), raises("loop exists only inside a {% for %} loop")},
+			{"{% for x in xs %}{{ loop.nope }}|{% endfor %}", out("|||"), raises(`loop has no attribute "nope"`)},
+		},
+	},
+	{
+		title: "Values are never changed",
+		why: "A template reads the values it is given and builds new ones; it cannot change them, so " +
+			"a render has no effect on the host's data and two renders of the same values give the " +
+			"same prompt. The methods that change a list or dict in place are refused at load (Hugging " +
+			"Face's sandboxed environment refuses them too, with a SecurityError); `a + [x]`, " +
+			"`dict(d, k=v)` and `namespace` build what they would.",
+		cases: []difference{
+			{"{{ xs.append(4) }}{{ xs }}", out("None[3, 1, 2, 4]"), raises(`method "append" is not supported: templates cannot change the values they are given`)},
+			{"{{ d.pop('a') }}", out("1"), raises(`method "pop" is not supported`)},
+			{"{{ d.update({'x': 1}) }}", out("None"), raises(`method "update" is not supported`)},
+			{"{{ d.setdefault('q', 1) }}", out("1"), raises(`method "setdefault" is not supported`)},
+		},
+	},
+	{
+		title: "Integers are 64-bit",
+		why: "Templates compute with 64-bit integers. An integer literal, a result or a conversion " +
+			"beyond that range is an error naming the template and line — never a wrapped or rounded " +
+			"number in the prompt. Python's integers have no bound.",
+		cases: []difference{
+			{"{{ 100000000000000000000 }}", out("100000000000000000000"), raises("integer 100000000000000000000 is beyond the 64-bit range")},
+			{"{{ 12345678901234567890 * 0 }}", out("0"), raises("integer 12345678901234567890 is beyond the 64-bit range")},
+			{"{{ 10 ** 20 }}", out("100000000000000000000"), raises("integer overflow")},
+		},
+	},
+	{
+		title: "Lazy values print as the list they make",
+		why: "Python's range, dict views and the iterators that `select`, `map`, `reverse` and their " +
+			"kind return print as Python objects (`range(0, 3)`, `<generator object …>`), which no " +
+			"prompt wants; promptkit makes them lists, which print as lists. For the same reason " +
+			"`range(…) | tojson` is a JSON array where Jinja2 raises.",
+		cases: []difference{
+			{"{{ range(3) }}", out("range(0, 3)"), out("[0, 1, 2]")},
+			{"{{ [range(2)] }}", out("[range(0, 2)]"), out("[[0, 1]]")},
+			{"{{ range(3)|tojson }}", raises("TypeError: Object of type range is not JSON serializable"), out("[0, 1, 2]")},
+			{"{{ d.items() }}", out("dict_items([('C', 3), ('a', 1), ('b', 2)])"), out("[('C', 3), ('a', 1), ('b', 2)]")},
+			{"{{ d.keys() }} {{ d.values() }}", out("dict_keys(['C', 'a', 'b']) dict_values([3, 1, 2])"), out("['C', 'a', 'b'] [3, 1, 2]")},
+			{"{{ xs|reverse }}", out("<list_reverseiterator object at 0x…>"), out("[2, 1, 3]")},
+			{"{{ users|selectattr('age')|map(attribute='name') }}", out("<generator object sync_do_map at 0x…>"), out("['Ann', 'bob', 'Cy']")},
+		},
+	},
+	{
+		title: "Functions print without an address",
+		why: "Python prints a function or method with its memory address, which differs on every run; " +
+			"promptkit prints the same words without it, so a prompt is reproducible.",
+		cases: []difference{
+			{"{{ s.upper }}", out("<built-in method upper of str object at 0x…>"), out("<built-in method upper of string object>")},
+			{"{{ [s.upper] }}", out("[<built-in method upper of str object at 0x…>]"), out("[<built-in method upper of string object>]")},
+			{"{{ 'x'.join }}", out("<built-in method join of str object at 0x…>"), out("<built-in method join of string object>")},
+			{"{{ {'items': 1}.items }}", out("<built-in method items of dict object at 0x…>"), out("<built-in method items of mapping object>")},
+		},
+	},
+	{
+		title: "Numbers and strings have no attributes but their methods",
+		why: "Python's numbers carry attributes (`real`, `imag`, `numerator`, `denominator`) and its " +
+			"strings methods for bytes (`encode`); templates have no use for them, and promptkit has none: " +
+			"the attribute is undefined, and calling `encode` is refused at load.",
+		cases: []difference{
+			{"{{ n.real }}", out("7"), out("")},
+			{"{{ s.encode }}", out("<built-in method encode of str object at 0x…>"), out("")},
+			{"{{ u.encode('utf-8') }}", out(`b'\xe6\x9f\xa5\xe8\xaf\xa2\xe5\xa4\xa9\xe6\xb0\x94 ok'`), raises("method encode(…) is not supported")},
+		},
+	},
+}
+
+var update = flag.Bool("update", false, "rewrite the generated part of docs/jinja-differences.md")
+
+// addresses are the memory addresses Python prints in an object's repr.
+var addresses = regexp.MustCompile(` at 0x[0-9a-f]+>`)
+
+// TestJinjaDifferences checks every documented difference: Jinja2 still
+// gives what the table says (when the oracle is there), promptkit still
+// gives what it says, and docs/jinja-differences.md lists exactly these.
+func TestJinjaDifferences(t *testing.T) {
+	doc := filepath.Join("..", "..", "docs", "jinja-differences.md")
+	data, err := os.ReadFile(doc)
+	require.NoError(t, err)
+	text := string(data)
+	start := strings.Index(text, docBegin)
+	end := strings.Index(text, docEnd)
+	require.True(t, start >= 0 && end > start, "%s lacks the markers %q and %q", doc, docBegin, docEnd)
+	gen := differencesMarkdown()
+	if *update {
+		text = text[:start+len(docBegin)] + "\n" + gen + text[end:]
+		require.NoError(t, os.WriteFile(doc, []byte(text), 0o644))
+	} else {
+		assert.Equal(t, gen, text[start+len(docBegin)+1:end], "%s is out of date: go test ./internal/engine -run TestJinjaDifferences -update", doc)
+	}
+
+	var o *jinjaoracle.Oracle
+	if oo, err := jinjaoracle.Shared(); err == nil {
+		o = oo
+	} else if os.Getenv("CI") == "true" {
+		t.Fatalf("the oracle is needed on CI: %v", err)
+	}
+	for _, k := range differences {
+		for _, c := range k.cases {
+			t.Run(k.title+"/"+c.template, func(t *testing.T) {
+				vars := fixture()
+				if o != nil {
+					want, jerr := o.Render(c.template, vars)
+					want = addresses.ReplaceAllString(want, " at 0x…>")
+					if c.jinja.err != "" {
+						assert.Contains(t, jerr, c.jinja.err, "Jinja2's answer")
+					} else {
+						require.Empty(t, jerr, "Jinja2's answer")
+						assert.Equal(t, c.jinja.out, want, "Jinja2's answer")
+					}
+				}
+				got, err := renderStock(c.template, vars)
+				if c.promptkit.err != "" {
+					require.Error(t, err, "promptkit rendered %q", got)
+					assert.Contains(t, err.Error(), c.promptkit.err)
+				} else {
+					require.NoError(t, err)
+					assert.Equal(t, c.promptkit.out, got)
+				}
+			})
+		}
+	}
+}
+
+const (
+	docBegin = "<!-- differences: generated from internal/engine/oracle_differences_test.go (go test ./internal/engine -run TestJinjaDifferences -update) -->"
+	docEnd   = "<!-- end of differences -->"
+)
+
+// differencesMarkdown is the generated part of docs/jinja-differences.md.
+func differencesMarkdown() string {
+	var b strings.Builder
+	for _, k := range differences {
+		b.WriteString("### " + k.title + "\n\n" + k.why + "\n\n")
+		b.WriteString("| template | Jinja2 | promptkit |\n|---|---|---|\n")
+		for _, c := range k.cases {
+			b.WriteString("| " + code(c.template) + " | " + cell(c.jinja) + " | " + cell(c.promptkit) + " |\n")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func cell(o outcome) string {
+	if o.err != "" {
+		return "error: " + code(o.err+"…")
+	}
+	if o.out == "" {
+		return "(nothing)"
+	}
+	return code(o.out)
+}
+
+// code makes s a code span in a table cell: pipes escaped, newlines shown
+// as \n, backticks fenced by enough backticks.
+func code(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}

@@ -1,0 +1,37 @@
+package engine_test
+
+// The snippets of TestOracleHuggingFace: chat-template constructs, rendered
+// with hfFixture()'s values in Hugging Face's environment.
+var hfSnippets = []string{
+	"{{ bos_token }}{% for m in messages %}<|{{ m.role }}|>\n{{ m.content }}{{ eos_token }}\n{% endfor %}{% if add_generation_prompt %}<|assistant|>\n{% endif %}",
+	"{% for m in messages %}\n  {% if m.role == 'user' %}\n    [INST] {{ m.content }} [/INST]\n  {% elif m.role == 'assistant' %}\n    {{ m.content }}\n  {% endif %}\n{% endfor %}",
+	"{% for m in messages %}{{ m|tojson }}\n{% endfor %}",
+	"{{ tools|tojson }}|{{ tools|tojson(indent=2) }}",
+	"{{ messages[2].tool_calls[0].function.arguments|tojson }}",
+	"{{ tools[0]|tojson(separators=(',', ':')) }}|{{ tools[0]|tojson(sort_keys=true) }}|{{ messages[1]|tojson(ensure_ascii=true) }}",
+	"{{ {'b': 1, 'a': [1, 2]}|tojson(indent=4) }}",
+	"{{ messages[5].content|tojson }}",
+	"{% for m in messages %}{% if m.role == 'tool' %}{% break %}{% endif %}{{ loop.index }}{% endfor %}",
+	"{% for m in messages %}{% if m.role != 'user' %}{% continue %}{% endif %}{{ m.content }};{% endfor %}",
+	"{% if messages[0].role == 'system' %}{% set sys = messages[0].content %}{% set rest = messages[1:] %}{% else %}{% set sys = '' %}{% set rest = messages %}{% endif %}{{ sys }}|{{ rest|length }}",
+	"{% for m in messages %}{% if (m.role == 'user') != (loop.index0 % 2 == 1) %}{{ loop.index0 }}{% endif %}{% endfor %}",
+	"{{ raise_exception('Conversation roles must alternate') }}",
+	"{% if messages|length > 100 %}{{ raise_exception('too long') }}{% endif %}ok",
+	"{{ strftime_now('%d %B %Y') }} {{ strftime_now('%Y-%m-%d %H:%M:%S') }} {{ strftime_now('%a %b %j %p %I %y') }}",
+	"{% set ns = namespace(last='') %}{% for m in messages %}{% set ns.last = m.role %}{% endfor %}{{ ns.last }}",
+	"{%- for m in messages -%}\n  {{- m.role }}: {{ m.content | trim }}\n{% endfor -%}",
+	"  {% if true %}\n  x\n  {% endif %}\n",
+	"{% for m in messages %}{{ m.content.split('天')|length }}{{ m['role'][0]|upper }}{% endfor %}",
+	"{% macro render(m) %}\n<{{ m.role }}>\n{% endmacro %}\n{% for m in messages %}{{ render(m) }}{% endfor %}",
+	"{% set l = [] %}{{ l.append(1) }}",
+	"{{ messages[2].tool_calls[0].function.arguments.items()|list }}",
+	"{% for k, v in tools[0].function.parameters.properties.items() %}{{ k }}:{{ v.type }} {% endfor %}",
+	"{{ messages|map(attribute='role')|join(',') }}",
+	"{{ messages|selectattr('role', 'equalto', 'assistant')|map(attribute='content')|list|tojson }}",
+	"{% for t in tools %}{{ t.function.name }}({{ t.function.parameters.required|join(', ') }}){% endfor %}",
+	"{{ messages[-1].content|replace('<', '&lt;') }}",
+	"{{ 'x' if messages[0]['role'] is defined }}{{ messages[0].nope is defined }}",
+	"{% for m in messages %}{% if m.content is string %}s{% endif %}{% if m.tool_calls is defined %}t{% endif %}{% endfor %}",
+	"{{ messages[2]|tojson }}",
+	"{{ range(3)|list }}{{ range(100001)|length }}",
+}
