@@ -90,7 +90,7 @@ func fixture() map[string]any {
 		"xs": []any{int64(3), int64(1), int64(2)}, "words": []any{"b", "A", "c", "a", "B"},
 		"mixl": []any{int64(1), "two", 3.5, nil, true}, "empty": []any{},
 		"nested": []any{[]any{int64(1), int64(2)}, []any{int64(3)}, []any{}},
-		"d": map[string]any{"b": int64(2), "a": int64(1), "C": int64(3)},
+		"d":      map[string]any{"b": int64(2), "a": int64(1), "C": int64(3)},
 		"users": []any{
 			map[string]any{"name": "Ann", "age": int64(31), "role": "admin", "tags": []any{"x", "y"}},
 			map[string]any{"name": "bob", "age": int64(25), "role": "user", "tags": []any{}},
@@ -114,7 +114,7 @@ func hfFixture() map[string]json.RawMessage {
 			{"role": "assistant", "content": "明天 21 度。"},
 			{"role": "user", "content": "Thanks <3 & bye"}
 		]`),
-		"tools": json.RawMessage(`[{"type": "function", "function": {"name": "weather", "description": "Forecast", "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city"]}}}]`),
+		"tools":                 json.RawMessage(`[{"type": "function", "function": {"name": "weather", "description": "Forecast", "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city"]}}}]`),
 		"add_generation_prompt": json.RawMessage(`true`),
 		"bos_token":             json.RawMessage(`"<s>"`),
 		"eos_token":             json.RawMessage(`"</s>"`),
