@@ -446,6 +446,13 @@ func lexNumber(l *lexer) stateFn {
 	}
 	i := digits(start, isDigit)
 	isFloat := false
+	if start > 0 && s[start-1] == '.' {
+		// As Jinja's float pattern ((?<!\.)…): no float starts right after
+		// a dot, so items.0.1 is items[0][1].
+		l.pos = i
+		l.emit(itemInt, start, strings.ReplaceAll(s[start:i], "_", ""))
+		return lexInside
+	}
 	if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
 		isFloat = true
 		i = digits(i+1, isDigit)
@@ -458,6 +465,14 @@ func lexNumber(l *lexer) stateFn {
 		if k < len(s) && isDigit(s[k]) {
 			isFloat = true
 			i = digits(k, isDigit)
+		}
+	}
+	if !isFloat && s[start] == '0' {
+		// Jinja's decimal integers have no leading zero (0(_?0)*): in 012
+		// the 0 ends the number, and the 12 after it is a syntax error.
+		i = start + 1
+		for i < len(s) && (s[i] == '0' || (s[i] == '_' && i+1 < len(s) && s[i+1] == '0')) {
+			i++
 		}
 	}
 	l.pos = i
