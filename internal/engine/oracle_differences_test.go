@@ -124,6 +124,15 @@ var differences = []differenceKind{
 			{"{{ u.encode('utf-8') }}", out(`b'\xe6\x9f\xa5\xe8\xaf\xa2\xe5\xa4\xa9\xe6\xb0\x94 ok'`), raises("method encode(…) is not supported")},
 		},
 	},
+	{
+		title: "A filter's or test's argument given twice is refused",
+		why: "Jinja2 passes a filter's keyword arguments as a dict, so of a keyword given twice the last " +
+			"silently wins (a call, which Python compiles, refuses it). promptkit refuses it everywhere, " +
+			"at load: it is a mistake, never meant.",
+		cases: []difference{
+			{"{{ 'x'|replace(old='a', old='b', new='c') }}", out("x"), raises(`replace got two values for argument "old"`)},
+		},
+	},
 }
 
 var update = flag.Bool("update", false, "rewrite the generated part of docs/jinja-differences.md")

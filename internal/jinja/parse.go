@@ -479,9 +479,11 @@ func (p *parser) parseAssignTarget(withNamespace bool, stop string) Expr {
 	comma := false
 	for p.skipOp(",") {
 		comma = true
-		if p.isName(stop) || p.isOp("=") || p.isOp(")") || p.peek().typ == itemBlockEnd {
-			break // a trailing comma
+		if p.isOp(")") {
+			break // a trailing comma inside parentheses: (x,)
 		}
+		// Outside parentheses, as in Jinja, a comma needs a target after
+		// it: "for x, in" and "set x, =" are refused.
 		items = append(items, p.parseTargetItem(withNamespace))
 	}
 	if !comma {
@@ -687,10 +689,7 @@ func (p *parser) parseSignature() []*Param {
 	var params []*Param
 	for !p.isOp(")") {
 		if len(params) > 0 {
-			p.expectOp(",")
-			if p.isOp(")") {
-				break
-			}
+			p.expectOp(",") // and a name after it: Jinja refuses m(a,)
 		}
 		name := p.importName()
 		prm := &Param{Pos: name.pos, Name: name.val}
@@ -1197,6 +1196,15 @@ func (p *parser) parseCallArgs() callArgs {
 
 func (p *parser) parseCall(fn Expr) Expr {
 	a := p.parseCallArgs()
+	// A call compiles to a Python call in Jinja, which refuses a keyword
+	// given twice (filters and tests take theirs as a dict: the last wins).
+	for i, k := range a.kwargs {
+		for _, prev := range a.kwargs[:i] {
+			if prev.Name == k.Name {
+				p.fail(syntaxf(k.Pos, "keyword argument %s is given twice", k.Name))
+			}
+		}
+	}
 	return &CallExpr{Pos: fn.Position(), Fn: fn, Args: a.args, Kwargs: a.kwargs, DynArgs: a.dyn, DynKwargs: a.dynkw}
 }
 
