@@ -211,13 +211,8 @@ func filterCenter(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err := st.charge(int(w)); err != nil {
 		return Value{}, err
 	}
-	// Python's str.center puts the extra space on the right when the
-	// padding is odd, unless the string's length is odd.
 	pad := int(w) - n
-	left := pad / 2
-	if pad%2 == 1 && n%2 == 1 {
-		left++
-	}
+	left := centerLeft(pad, int(w))
 	return strValue(strings.Repeat(" ", left) + s + strings.Repeat(" ", pad-left)), nil
 }
 

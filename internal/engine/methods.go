@@ -242,10 +242,7 @@ func init() {
 			case 'r':
 				return strValue(strings.Repeat(fill, p) + in.s), nil
 			}
-			left := p / 2
-			if p%2 == 1 && n%2 == 1 {
-				left++
-			}
+			left := centerLeft(p, int(w))
 			return strValue(strings.Repeat(fill, left) + in.s + strings.Repeat(fill, p-left)), nil
 		}
 	}
@@ -1032,3 +1029,7 @@ func groupThousands(s string) string {
 	}
 	return b.String()
 }
+
+// centerLeft is how much of pad str.center puts on the left, as CPython
+// computes it: half, plus one when both the padding and the width are odd.
+func centerLeft(pad, width int) int { return pad/2 + (pad & width & 1) }
