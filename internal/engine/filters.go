@@ -939,25 +939,57 @@ func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	method, _ := str1(a[1])
+	if method != "common" && method != "ceil" && method != "floor" {
+		return Value{}, fmt.Errorf("round: method must be 'common', 'ceil' or 'floor'")
+	}
+	if method == "common" && in.k != Float {
+		// Python's round() of an integer is an integer: unchanged, or
+		// rounded half to even to a multiple of 10**-precision.
+		return roundInt(in.n, p)
+	}
 	f := toFloat(in)
-	scale := math.Pow(10, float64(p))
 	switch method {
 	case "common":
 		// Python's round(), which Jinja calls, rounds half to even on the
 		// decimal value actually stored.
-		s := strconv.FormatFloat(f, 'f', int(max(p, 0)), 64)
 		if p < 0 {
-			r := math.RoundToEven(f/scale) * scale
-			return floatValue(r), nil
+			scale := math.Pow(10, float64(-p))
+			return floatValue(math.RoundToEven(f/scale) * scale), nil
 		}
-		r, _ := strconv.ParseFloat(s, 64)
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', int(min(p, 400)), 64), 64)
 		return floatValue(r), nil
 	case "ceil":
+		// math.ceil(value * 10**precision) / 10**precision: a float.
+		scale := math.Pow(10, float64(p))
 		return floatValue(math.Ceil(f*scale) / scale), nil
-	case "floor":
-		return floatValue(math.Floor(f*scale) / scale), nil
 	}
-	return Value{}, fmt.Errorf("round: method must be 'common', 'ceil' or 'floor'")
+	scale := math.Pow(10, float64(p))
+	return floatValue(math.Floor(f*scale) / scale), nil
+}
+
+// roundInt is Python's round(n, precision) of an integer.
+func roundInt(n, p int64) (Value, error) {
+	if p >= 0 {
+		return intValue(n), nil
+	}
+	if p < -18 {
+		return intValue(0), nil // |n| < 10**19 / 2: rounds to 0
+	}
+	m := int64(1)
+	for i := int64(0); i < -p; i++ {
+		m *= 10
+	}
+	q, r := n/m, n%m
+	if r < 0 {
+		q, r = q-1, r+m
+	}
+	if 2*r > m || (2*r == m && q%2 != 0) {
+		q++
+	}
+	if q > math.MaxInt64/m || q < math.MinInt64/m {
+		return Value{}, errOverflow
+	}
+	return intValue(q * m), nil
 }
 
 func filterSlice(st *state, in Value, a []Value, _ *extra) (Value, error) {

@@ -84,6 +84,7 @@ var differences = []differenceKind{
 			{"{{ 100000000000000000000 }}", out("100000000000000000000"), raises("integer 100000000000000000000 is beyond the 64-bit range")},
 			{"{{ 12345678901234567890 * 0 }}", out("0"), raises("integer 12345678901234567890 is beyond the 64-bit range")},
 			{"{{ 10 ** 20 }}", out("100000000000000000000"), raises("integer overflow")},
+			{"{{ 9223372036854775807|round(-1) }}", out("9223372036854775810"), raises("integer overflow")},
 		},
 	},
 	{

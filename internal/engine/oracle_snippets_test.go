@@ -167,6 +167,12 @@ var snippets = map[string][]string{
 		"{{ n|string|length }} {{ (n ~ '')|int + 1 }} {{ '007'|int }} {{ '-3'|int|abs }}",
 		"{{ 10**20|float }}",
 		"{{ 0.5|round }} {{ 1.5|round }} {{ 0.125|round(2) }} {{ 1e20|round }} {{ -0.5|round }}",
+		"{{ 2.5|round }} {{ 3.5|round }} {{ -2.5|round }} {{ 2.675|round(2) }} {{ 3.14159|round(3) }} {{ 2.1|round(0, 'ceil') }} {{ 2.9|round(0, 'floor') }} {{ -2.1|round(0, 'ceil') }} {{ 5|round }} {{ 1234.5|round(-2) }} {{ 15|round(-1) }}",
+		"{{ 25|round(-1) }} {{ -25|round(-1) }} {{ -15|round(-1) }} {{ 14|round(-1) }} {{ 16|round(-1) }} {{ 7|round(2) }} {{ true|round }} {{ 123|round(-5) }} {{ 550|round(-2) }} {{ 650|round(-2) }} {{ -550|round(-2) }}",
+		"{{ 5|round(0, 'ceil') }} {{ 5|round(1, 'floor') }} {{ 1234|round(-2, 'ceil') }} {{ 1234.5|round(-1, 'floor') }} {{ 2.55|round(1, 'ceil') }} {{ 1e300|round(2) }} {{ 1e-300|round(5) }}",
+		"{{ 2.5|round(1, 'x') }}",
+		"{{ 0.5|round }} {{ 1.5|round }} {{ 0.125|round(2) }} {{ 1e20|round }} {{ -0.5|round }} {{ 0.0|round(-2) }} {{ 5.5|round(-1) }} {{ 15.0|round(-1) }} {{ 25.0|round(-1) }}",
+		"{{ 2.5|round(precision=0) }} {{ 1.23456|round(precision=2, method='floor') }} {{ -1.5|round(method='floor') }}",
 	},
 	"filters/sequences": {
 		"{{ xs|sort }} {{ words|sort }} {{ words|sort(true) }} {{ words|sort(case_sensitive=true) }} {{ words|sort(reverse=true) }} {{ [3, 1.5, 2]|sort }} {{ 'cab'|sort }}",
