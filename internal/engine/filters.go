@@ -2,6 +2,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -405,9 +406,17 @@ func filterFloat(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	return a[0], nil
 }
 
-// parsePyFloat parses a string as Python's float() does.
+// parsePyFloat parses a string as Python's float() does: surrounding
+// whitespace, underscores only between digits, inf, infinity and nan in any
+// case, and a number beyond the float range as an infinity.
 func parsePyFloat(s string) (float64, bool) {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "_", ""))
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' && (i == 0 || i == len(s)-1 || !isDigitByte(s[i-1]) || !isDigitByte(s[i+1])) {
+			return 0, false
+		}
+	}
+	s = strings.ReplaceAll(s, "_", "")
 	switch strings.ToLower(s) {
 	case "inf", "+inf", "infinity", "+infinity":
 		return math.Inf(1), true
@@ -420,6 +429,9 @@ func parsePyFloat(s string) (float64, bool) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return f, true // ±Inf, or 0 for an underflow, as Python's float()
+	}
 	return f, err == nil
 }
 
@@ -589,41 +601,99 @@ func splitlines(s string) []string {
 	return out
 }
 
+// filterInt is Jinja's do_int: int(value) (int(value, base) for a
+// string), else int(float(value)), else the default. A value beyond the
+// 64-bit range is an error, never the default or a wrapped number; an
+// infinity is an error as in Jinja (Python's OverflowError).
 func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	switch in.k {
 	case Int, Bool:
 		return intValue(in.n), nil
 	case Float:
-		f := in.float()
-		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 1<<63 {
-			return a[0], nil
-		}
-		return intValue(int64(f)), nil
+		return floatToInt(in.float(), a[0])
 	case String:
 		base, err := argInt("int", "base", a[1])
 		if err != nil {
 			return Value{}, err
 		}
-		s := strings.TrimSpace(strings.ReplaceAll(in.s, "_", ""))
-		if base == 10 {
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return intValue(n), nil
-			}
-			if f, ok := parsePyFloat(s); ok && !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) < 1<<63 {
-				return intValue(int64(f)), nil
-			}
-			return a[0], nil
+		if n, ok, err := pyParseInt(in.s, base); err != nil || ok {
+			return intValue(n), err
 		}
-		if base == 16 || base == 8 || base == 2 {
-			l := strings.ToLower(s)
-			l = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(l, "0x"), "0o"), "0b")
-			s = l
-		}
-		if n, err := strconv.ParseInt(s, int(base), 64); err == nil {
-			return intValue(n), nil
+		if f, ok := parsePyFloat(in.s); ok {
+			if math.IsInf(f, 0) {
+				// int(float("inf")) overflows; Jinja 3.1.3 and later give
+				// the default (3.1.2 raised).
+				return a[0], nil
+			}
+			return floatToInt(f, a[0])
 		}
 	}
 	return a[0], nil
+}
+
+// floatToInt is int(f): truncated; NaN gives def (Python's ValueError,
+// which do_int catches).
+func floatToInt(f float64, def Value) (Value, error) {
+	switch {
+	case math.IsNaN(f):
+		return def, nil
+	case math.IsInf(f, 0):
+		return Value{}, fmt.Errorf("cannot convert float infinity to integer")
+	case f >= 1<<63 || f < -(1<<63):
+		return Value{}, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", strconv.FormatFloat(math.Trunc(f), 'g', -1, 64))
+	}
+	return intValue(int64(f)), nil
+}
+
+// pyParseInt parses s as Python's int(s, base): surrounding whitespace,
+// a sign, a prefix (0x, 0o, 0b) where the base allows it, digits with
+// single underscores between them; base 0 takes the base from the prefix
+// and refuses a decimal with a leading zero. ok is false when Python
+// would raise ValueError; err is set when the number is beyond 64 bits.
+func pyParseInt(s string, base int64) (n int64, ok bool, err error) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if base != 0 && (base < 2 || base > 36) {
+		return 0, false, nil
+	}
+	prefixed := false
+	if len(s) >= 2 && s[0] == '0' {
+		p := map[byte]int64{'x': 16, 'o': 8, 'b': 2}[s[1]|0x20]
+		if p != 0 && (base == 0 || base == p) {
+			base, s, prefixed = p, s[2:], true
+		}
+	}
+	if base == 0 {
+		base = 10
+		if strings.Trim(s, "0_") == "" && s != "" && s[0] == '0' {
+			// 0, 00, 0_0: zero
+		} else if s != "" && s[0] == '0' {
+			return 0, false, nil
+		}
+	}
+	if prefixed && strings.HasPrefix(s, "_") {
+		s = s[1:]
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return 0, false, nil
+	}
+	u, perr := strconv.ParseUint(strings.ReplaceAll(s, "_", ""), int(base), 64)
+	if perr != nil {
+		if errors.Is(perr, strconv.ErrRange) {
+			return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
+		}
+		return 0, false, nil
+	}
+	switch {
+	case neg && u <= 1<<63:
+		return -int64(u), true, nil
+	case !neg && u < 1<<63:
+		return int64(u), true, nil
+	}
+	return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
 }
 
 func filterItems(st *state, in Value, _ []Value, _ *extra) (Value, error) {

@@ -173,6 +173,9 @@ var snippets = map[string][]string{
 		"{{ 2.5|round(1, 'x') }}",
 		"{{ 0.5|round }} {{ 1.5|round }} {{ 0.125|round(2) }} {{ 1e20|round }} {{ -0.5|round }} {{ 0.0|round(-2) }} {{ 5.5|round(-1) }} {{ 15.0|round(-1) }} {{ 25.0|round(-1) }}",
 		"{{ 2.5|round(precision=0) }} {{ 1.23456|round(precision=2, method='floor') }} {{ -1.5|round(method='floor') }}",
+		"{{ '1__0'|int }} {{ '_1'|int }} {{ '1_'|int }} {{ '0x_1f'|int(base=16) }} {{ '0x1f'|int }} {{ '1f'|int(base=16) }} {{ '010'|int(base=0) }} {{ '000'|int(base=0) }} {{ '0o17'|int(base=0) }} {{ '-0b101'|int(base=0) }} {{ '+7'|int }} {{ 'z'|int(base=36) }} {{ '12'|int(base=1) }} {{ '12'|int(base=37) }}",
+		"{{ '9223372036854775807'|int }} {{ '-9223372036854775808'|int }} {{ 'nan'|int }} {{ nf|int }} {{ 1e18|int }} {{ '1e3'|int }} {{ '1_0.5'|int }} {{ '1._5'|int }}",
+		"{{ '3.5'|float }} {{ 3|float }} {{ 'x'|float }} {{ 'x'|float(1.5) }} {{ '1e3'|float }} {{ none|float }} {{ ' 2 '|float }} {{ 'inf'|float }} {{ 'nan'|float }} {{ '1e400'|float }} {{ '-1e400'|float }} {{ '1e-400'|float }} {{ '1_0.5'|float }} {{ '1__0'|float }} {{ '_1'|float }} {{ 'Infinity'|float }} {{ '-iNF'|float }} {{ '.5'|float }} {{ '5.'|float }} {{ '0x10'|float }} {{ '1e'|float }}",
 	},
 	"filters/sequences": {
 		"{{ xs|sort }} {{ words|sort }} {{ words|sort(true) }} {{ words|sort(case_sensitive=true) }} {{ words|sort(reverse=true) }} {{ [3, 1.5, 2]|sort }} {{ 'cab'|sort }}",
