@@ -504,7 +504,8 @@ func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
 	switch attr.k {
 	case String:
 		for _, p := range strings.Split(attr.s, ".") {
-			if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+			// Jinja: int(x) if x.isdigit() else x.
+			if n, err := strconv.ParseInt(p, 10, 64); err == nil && p != "" && p[0] >= '0' && p[0] <= '9' {
 				parts = append(parts, intValue(n))
 			} else {
 				parts = append(parts, strValue(p))
@@ -1103,19 +1104,40 @@ func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err := st.chargeItems(len(items)); err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[2], none)
-	if err != nil {
-		return Value{}, err
+	// As Jinja's make_multi_attrgetter: "age,name" sorts by age, then by
+	// name.
+	attrs := []Value{a[2]}
+	if a[2].k == String && strings.Contains(a[2].s, ",") {
+		attrs = attrs[:0]
+		for _, p := range strings.Split(a[2].s, ",") {
+			attrs = append(attrs, strValue(p))
+		}
+	}
+	getters := make([]func(Value) (Value, error), len(attrs))
+	for i, at := range attrs {
+		if getters[i], err = attrGetter(at, none); err != nil {
+			return Value{}, err
+		}
 	}
 	out := slices.Clone(items)
 	cs := truthy(a[1])
 	var gerr error
-	err = sortValues(st, out, truthy(a[0]), func(v Value) Value {
+	key := func(get func(Value) (Value, error), v Value) Value {
 		k, err := get(v)
 		if err != nil && gerr == nil {
 			gerr = err
 		}
 		return foldCase(k, cs)
+	}
+	err = sortValues(st, out, truthy(a[0]), func(v Value) Value {
+		if len(getters) == 1 {
+			return key(getters[0], v)
+		}
+		ks := make([]Value, len(getters))
+		for i, g := range getters {
+			ks[i] = key(g, v)
+		}
+		return listValue(ks)
 	})
 	if err == nil {
 		err = gerr

@@ -218,6 +218,11 @@ var snippets = map[string][]string{
 		"{{ {1: 'a', 'b': 2}|tojson }}",
 		"{{ {'z': 1, 'a': {'y': 2, 'b': 3}}|tojson }}",
 		"{{ 'é\\u2028<>&\\''|tojson }}",
+		"{{ users|sort(attribute='name')|map(attribute='name')|join(',') }} {{ users|sort(attribute='age,name')|map(attribute='name')|join(',') }} {{ users|sort(attribute='age', reverse=true)|map(attribute='name')|list }}",
+		"{{ users|sort(attribute='age,name', case_sensitive=true)|map(attribute='name')|join(',') }} {{ users|sort(attribute='role,age', reverse=true)|map(attribute='name')|join(',') }} {{ nested[:2]|sort(attribute='0')|list }}",
+		"{{ nested|sort(attribute='0')|list }}",
+		"{{ [{'a': {'-1': 'x'}}]|map(attribute='a.-1')|list }} {{ [[5, 6]]|map(attribute='1')|list }}",
+		"{{ users|sort(attribute='tags')|list }}",
 	},
 	"filters/default": {
 		"{{ missing_o|default('x') }} {{ nothing|default('x') }} {{ nothing|default('x', true) }} {{ em|default('x') }} {{ em|default('x', true) }} {{ 0|d('y', true) }} {{ d.zz|d('k') }}",
