@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -1347,16 +1346,22 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	return listValue(orEmptyValues(out)), nil
 }
 
+// filterURLEncode is Jinja's do_urlencode: a string (or any value that
+// is not iterable) is quoted keeping "/"; a dict or a sequence of pairs
+// becomes a query string, its keys and values quoted with spaces as "+".
 func filterURLEncode(st *state, in Value, _ []Value, _ *extra) (Value, error) {
-	quote := func(v Value) (string, error) {
+	quote := func(v Value, forQS bool) (string, error) {
 		s, err := str1(v)
-		return strings.ReplaceAll(url.QueryEscape(s), "+", "%20"), err
+		if err != nil {
+			return "", err
+		}
+		if err := st.charge(3 * len(s)); err != nil {
+			return "", err
+		}
+		return urlQuote(s, forQS), nil
 	}
 	switch in.k {
-	case String:
-		// Jinja's url_quote keeps "/" for strings.
-		return strValue(strings.ReplaceAll(url.PathEscape(in.s), "%2F", "/")), nil
-	case Dict, List, Tuple:
+	case Dict, List, Tuple, Undefined:
 		var pairs []Value
 		if in.k == Dict {
 			p, err := itemsOf(st, in)
@@ -1367,28 +1372,50 @@ func filterURLEncode(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		} else {
 			pairs, _ = values(in)
 		}
-		var parts []string
-		for _, p := range pairs {
-			if !p.isSeq() || seqLen(p) != 2 {
-				return Value{}, fmt.Errorf("urlencode needs a string, a dict or pairs")
+		var b strings.Builder
+		for i, p := range pairs {
+			kv, err := values(p)
+			if err != nil || len(kv) != 2 {
+				return Value{}, fmt.Errorf("urlencode needs a string, a dict or a sequence of pairs")
 			}
-			k, err := quote(seqAt(p, 0))
+			k, err := quote(kv[0], true)
 			if err != nil {
 				return Value{}, err
 			}
-			v, err := quote(seqAt(p, 1))
+			v, err := quote(kv[1], true)
 			if err != nil {
 				return Value{}, err
 			}
-			parts = append(parts, k+"="+v)
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(k + "=" + v)
 		}
-		return strValue(strings.Join(parts, "&")), nil
+		return strValue(b.String()), nil
 	}
-	s, err := str1(in)
-	if err != nil {
-		return Value{}, err
+	s, err := quote(in, false)
+	return strValue(s), err
+}
+
+// urlQuote is Jinja's url_quote: Python's quote_from_bytes of the UTF-8
+// bytes, which keeps letters, digits and "_.-~" (and "/" outside a query
+// string), with "+" for a space in a query string.
+func urlQuote(s string, forQS bool) string {
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '.', c == '-', c == '~',
+			c == '/' && !forQS:
+			b = append(b, c)
+		case c == ' ' && forQS:
+			b = append(b, '+')
+		default:
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
 	}
-	return strValue(strings.ReplaceAll(url.PathEscape(s), "%2F", "/")), nil
+	return string(b)
 }
 
 var urlRE = regexp.MustCompile(`^(?:https?://|www\.)[^\s<>"]+$|^[\w.+-]+@[\w-]+\.[\w.-]+$`)

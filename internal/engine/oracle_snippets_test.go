@@ -154,6 +154,10 @@ var snippets = map[string][]string{
 		"{{ {'a': 1, 'b-c': 'x \"y\"', 'n': none, 'u': undefined_x}|xmlattr }}|{{ {'a': 1}|xmlattr(false) }}",
 		"{{ 'abc'|pprint }} {{ [1, {'a': 'b'}]|pprint }} {{ d|pprint }} {{ none|pprint }}",
 		"{{ 'x'|safe|upper }} {{ 'a' is escaped }} {{ 'a'|e is escaped }}",
+		"{{ url|urlencode }} {{ 'a b&c=d/é'|urlencode }} {{ {'a': 1, 'b': 'x y'}|urlencode }} {{ [('k', 'v w'), ('é', 2)]|urlencode }}",
+		"{{ 42|urlencode }} {{ none|urlencode }} {{ missing_o|urlencode }}| {{ ['ab', 'cd']|urlencode }} {{ {'a/b': 'c/d~_.-!*()'}|urlencode }} {{ '~_.-!*()\\'\"<>#%'|urlencode }} {{ d|urlencode }} {{ [[1, none]]|urlencode }}",
+		"{{ [1, 2]|urlencode }}",
+		"{{ ['abc']|urlencode }}",
 	},
 	"filters/numbers": {
 		"{{ neg|abs }} {{ nf|abs }} {{ 3|abs }} {{ -0.0|abs }} {{ true|abs }}",
