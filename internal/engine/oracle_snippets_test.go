@@ -254,6 +254,11 @@ var snippets = map[string][]string{
 		"{{ 5 is number is true }}",
 		"{{ s is startingwith 'H' }}",
 		"{{ 'a' is in none }}",
+		"{{ n is even }} {{ n is odd }} {{ 9 is divisibleby 3 }} {{ 10 is divisibleby(3) }} {{ 2.0 is even }}",
+		"{{ 0 is even }} {{ -3 is odd }} {{ 3.0 is odd }} {{ -3.0 is odd }} {{ 2.5 is odd }} {{ 2.5 is even }} {{ true is odd }} {{ false is even }} {{ -4 is even }} {{ 1e300 is even }}",
+		"{{ xs|select('odd')|list }} {{ [1.0, 2.0, 2.5]|select('even')|list }} {{ 7.5 is divisibleby 2.5 }} {{ -7 is divisibleby 7 }}",
+		"{{ 'a' is even }}",
+		"{{ none is odd }}",
 	},
 	"globals": {
 		"{{ range(5)|list }} {{ range(2, 5)|list }} {{ range(10, 0, -3)|list }} {{ range(0)|list }} {{ range(5, 2)|list }} {{ range(-3)|list }}",

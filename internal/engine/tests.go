@@ -47,16 +47,12 @@ func init() {
 		cmp("eq", "=="), cmp("ne", "!="), cmp("lt", "<"), cmp("le", "<="), cmp("gt", ">"), cmp("ge", ">="),
 		test1("escaped", func(v Value) bool { return v.isMarkup() }),
 		&builtinDef{name: "even", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
-			if in.k != Int && in.k != Bool {
-				return Value{}, fmt.Errorf("even needs an integer, not %s", typeName(in))
-			}
-			return boolValue(in.n%2 == 0), nil
+			r, err := mod2("even", in)
+			return boolValue(err == nil && r == 0), err
 		}},
 		&builtinDef{name: "odd", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
-			if in.k != Int && in.k != Bool {
-				return Value{}, fmt.Errorf("odd needs an integer, not %s", typeName(in))
-			}
-			return boolValue(in.n%2 != 0), nil
+			r, err := mod2("odd", in)
+			return boolValue(err == nil && r == 1), err
 		}},
 		test1("false", func(v Value) bool { return v.k == Bool && v.n == 0 }),
 		test1("true", func(v Value) bool { return v.k == Bool && v.n == 1 }),
@@ -104,6 +100,19 @@ func init() {
 	alias(tests, ">", "gt")
 	alias(tests, "greaterthan", "gt")
 	alias(tests, ">=", "ge")
+}
+
+// mod2 is value % 2, which Jinja's even and odd compare with 0 and 1: a
+// float may be even (2.0) or odd (3.0), or neither (2.5).
+func mod2(test string, v Value) (float64, error) {
+	switch v.k {
+	case Int, Bool:
+		return float64(v.n & 1), nil
+	case Float:
+		r, err := floatArith("%", v.float(), 2)
+		return r.float(), err
+	}
+	return 0, fmt.Errorf("%s needs a number, not %s", test, typeName(v))
 }
 
 // isCasedAll is Python's str.islower/isupper: at least one cased
