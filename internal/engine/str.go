@@ -82,7 +82,7 @@ func (p *printer) repr(v Value, depth int) error {
 	}
 	switch v.k {
 	case Undefined:
-		return nil
+		return p.write("Undefined") // repr(Undefined), inside a list or dict
 	case None:
 		return p.write("None")
 	case Bool:
