@@ -398,6 +398,14 @@ func init() {
 		}
 		methods[name].list = refuse(name, immutable)
 	}
+	// The methods of objects: cycler(…).next() and .reset(). They are
+	// looked up on the object when called (getAttr); the entries make
+	// the names known to the checks.
+	for _, name := range []string{"next", "reset"} {
+		if methods[name] == nil {
+			methods[name] = &methodSet{}
+		}
+	}
 }
 
 // callMethod calls recv.name(args) for the receiver's type.

@@ -313,6 +313,12 @@ func getAttr(v Value, name string) (Value, error) {
 		if slices.Contains(listMethods, name) {
 			return objectValue(&boundMethod{recv: v, name: name}), nil
 		}
+		if sd, ok := v.ref.(*seqData); ok {
+			// A named tuple: groupby's (grouper, list).
+			if i := slices.Index(sd.names, name); i >= 0 {
+				return sd.items[i], nil
+			}
+		}
 		return undefined, nil
 	case Object:
 		switch o := v.ref.(type) {
@@ -326,6 +332,15 @@ func getAttr(v Value, name string) (Value, error) {
 			}
 		case *loopObj:
 			return o.attr(name)
+		case *macro:
+			return o.attr(name), nil
+		case *cycler:
+			switch name {
+			case "current":
+				return o.items[o.pos%len(o.items)], nil
+			case "next", "reset":
+				return objectValue(&boundMethod{recv: v, name: name}), nil
+			}
 		case hostStruct:
 			if x, ok := o.field(name); ok {
 				return x, nil
@@ -827,4 +842,28 @@ func floatArith(op string, x, y float64) (Value, error) {
 		return floatValue(math.Pow(x, y)), nil
 	}
 	return Value{}, fmt.Errorf("unknown operator %s", op)
+}
+
+// attr is a macro's attributes, as Jinja's Macro has them: its name, the
+// names of its parameters, and whether its body uses varargs, kwargs and
+// caller.
+func (m *macro) attr(name string) Value {
+	d := m.def
+	switch name {
+	case "name":
+		return strValue(d.name)
+	case "arguments":
+		names := make([]Value, len(d.params))
+		for i, p := range d.params {
+			names[i] = strValue(p.name)
+		}
+		return tupleValue(names)
+	case "catch_varargs":
+		return boolValue(d.varargs >= 0)
+	case "catch_kwargs":
+		return boolValue(d.kwargs >= 0)
+	case "caller":
+		return boolValue(d.caller >= 0)
+	}
+	return undefined
 }

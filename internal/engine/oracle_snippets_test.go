@@ -456,4 +456,16 @@ var snippets = map[string][]string{
 		"{{ '{}'.format(missing_o) }}|{{ '{!r}'.format(missing_o) }}",
 		"{{ missing_o|string }}|{{ missing_o|list }}",
 	},
+	"objects": {
+		"{% for g in users|groupby('role') %}{{ g.grouper }}:{{ g.list|map(attribute='name')|join(',') }};{% endfor %}",
+		"{% for g in users|groupby('age', default=0) %}{{ g.grouper }}:{{ g.list|length }};{% endfor %}",
+		"{% for g in users|groupby('role') %}{{ g[0] }}{{ g['grouper'] }}{{ g.list|length }}{{ g.nope }}|{% endfor %}",
+		"{{ (users|groupby('role'))[0].grouper }} {{ users|groupby('role')|map(attribute='grouper')|join }} {{ users|groupby('role')|map(attribute='list')|map('length')|list }}",
+		"{% set c = cycler('a', 'b', 'c') %}{{ c.next() }}{{ c.next() }}{{ c.current }}{{ c.next() }}{{ c.next() }}{% set _ = c.reset() %}{{ c.next() }}{{ c.current }}",
+		"{% set c = cycler(1) %}{{ c.current }}{{ c.next() }}{{ c.next() }}{{ c.reset() }}",
+		"{% macro m() %}hi{% endmacro %}{{ m }}|{{ m.name }}|{{ m.arguments }}|{{ m is callable }}",
+		"{% macro m(a, b=1) %}{{ varargs }}{{ kwargs }}{% endmacro %}{{ m.arguments }} {{ m.catch_varargs }} {{ m.catch_kwargs }} {{ m.caller }}",
+		"{% macro m(a) %}{{ caller() }}{% endmacro %}{{ m.caller }} {{ m.catch_kwargs }} {{ m.arguments }} {{ m.nope }}|",
+		"{{ 'x'.next() }}",
+	},
 }
