@@ -851,7 +851,15 @@ func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 				if k < 0 {
 					k = len(path) - 1
 				}
-				v, err = getAttr(v, path[1:k+1])
+				// Python's getattr: a dict's keys are not attributes, and a
+				// missing attribute is an error, not undefined.
+				attr := path[1 : k+1]
+				if v.k != Dict {
+					v, err = getAttr(v, attr)
+				}
+				if err == nil && (v.k == Dict || v.k == Undefined) {
+					err = fmt.Errorf("format: %s has no attribute %q", typeName(v), attr)
+				}
 				path = path[k+1:]
 			} else {
 				k := strings.IndexByte(path, ']')
@@ -859,10 +867,14 @@ func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 					return Value{}, fmt.Errorf("missing ']' in format string")
 				}
 				key := path[1:k]
-				if n, e := strconv.Atoi(key); e == nil {
+				container := v
+				if n, e := strconv.Atoi(key); e == nil && isDigitByte(key[0]) {
 					v, err = getItem(v, intValue(int64(n)))
 				} else {
 					v, err = getItem(v, strValue(key))
+				}
+				if err == nil && v.k == Undefined {
+					err = fmt.Errorf("format: %s has no item [%s]", typeName(container), key)
 				}
 				path = path[k+1:]
 			}
@@ -904,6 +916,8 @@ func formatSpec(v Value, spec string) (string, error) {
 	if spec != "" && strings.IndexByte("+- ", spec[0]) >= 0 {
 		sign, spec = spec[:1], spec[1:]
 	}
+	alt := strings.HasPrefix(spec, "#") // 0x, 0o, 0b before the digits
+	spec = strings.TrimPrefix(spec, "#")
 	if strings.HasPrefix(spec, "0") && align == 0 {
 		fill, align = "0", '='
 	}
@@ -913,8 +927,11 @@ func formatSpec(v Value, spec string) (string, error) {
 	}
 	width, _ := strconv.Atoi(spec[:k])
 	spec = spec[k:]
-	comma := strings.HasPrefix(spec, ",")
-	spec = strings.TrimPrefix(spec, ",")
+	group := ""
+	if strings.HasPrefix(spec, ",") || strings.HasPrefix(spec, "_") {
+		group, spec = spec[:1], spec[1:]
+	}
+	comma := group != ""
 	prec := -1
 	if strings.HasPrefix(spec, ".") {
 		k = 1
@@ -925,14 +942,31 @@ func formatSpec(v Value, spec string) (string, error) {
 		spec = spec[k:]
 	}
 	typ := spec
-	var body string
+	var body, prefix string
 	switch typ {
 	case "", "s":
+		if comma && (typ == "s" || !v.isNumber()) {
+			return "", fmt.Errorf("cannot specify '%s' with 's'", group)
+		}
 		if v.k == Float && typ == "" {
 			if prec >= 0 {
 				body = strconv.FormatFloat(v.float(), 'g', prec, 64)
 			} else {
 				body = string(appendFloat(nil, v.float()))
+			}
+			if comma {
+				intPart, frac, found := strings.Cut(body, ".")
+				body = groupThousands(intPart, group)
+				if found {
+					body += "." + frac
+				}
+			}
+			break
+		}
+		if comma && v.k != Float {
+			body = groupThousands(strconv.FormatInt(v.n, 10), group)
+			if align == 0 {
+				align = '>'
 			}
 			break
 		}
@@ -956,7 +990,7 @@ func formatSpec(v Value, spec string) (string, error) {
 		}
 		body = strconv.FormatInt(v.n, 10)
 		if comma {
-			body = groupThousands(body)
+			body = groupThousands(body, group)
 		}
 	case "f", "F", "e", "E", "g", "G", "%":
 		if !v.isNumber() {
@@ -976,7 +1010,7 @@ func formatSpec(v Value, spec string) (string, error) {
 		}
 		if comma {
 			intPart, frac, _ := strings.Cut(body, ".")
-			body = groupThousands(intPart)
+			body = groupThousands(intPart, group)
 			if frac != "" {
 				body += "." + frac
 			}
@@ -990,6 +1024,9 @@ func formatSpec(v Value, spec string) (string, error) {
 		if typ == "X" {
 			body = strings.ToUpper(body)
 		}
+		if alt {
+			prefix = "0" + typ
+		}
 	default:
 		return "", fmt.Errorf("unsupported format spec %q", typ)
 	}
@@ -1002,6 +1039,7 @@ func formatSpec(v Value, spec string) (string, error) {
 	} else {
 		sign = ""
 	}
+	sign += prefix
 	if align == 0 {
 		align = '>'
 	}
@@ -1022,13 +1060,13 @@ func formatSpec(v Value, spec string) (string, error) {
 	return p + sign + body, nil
 }
 
-func groupThousands(s string) string {
+func groupThousands(s, sep string) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
+			b.WriteString(sep)
 		}
 		b.WriteRune(c)
 	}
