@@ -209,6 +209,28 @@ func init() {
 	s("isalnum", nil, boolFn(func(x string) bool {
 		return x != "" && allRunes(x, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
 	}))
+	s("isascii", nil, boolFn(isASCII))
+	s("isprintable", nil, boolFn(func(x string) bool { return allRunes(x, unicode.IsPrint) }))
+	s("isidentifier", nil, boolFn(func(x string) bool {
+		for i, r := range x {
+			if !(r == '_' || unicode.IsLetter(r) || i > 0 && (unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc))) {
+				return false
+			}
+		}
+		return x != ""
+	}))
+	remove := func(name string, cut func(s, affix string) (string, bool)) {
+		s(name, []param{req(name[len("remove"):])}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+			x, err := argStr(name, name[len("remove"):], a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			r, _ := cut(in.s, x)
+			return strValue(r), nil
+		})
+	}
+	remove("removeprefix", strings.CutPrefix)
+	remove("removesuffix", strings.CutSuffix)
 	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsSpace) }))
 	s("islower", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsLower) }))
 	s("isupper", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsUpper) }))

@@ -136,6 +136,16 @@ var differences = []differenceKind{
 			{"{{ 'x'|replace(old='a', old='b', new='c') }}", out("x"), raises(`replace got two values for argument "old"`)},
 		},
 	},
+	{
+		title: "Methods take their arguments by name too",
+		why: "Most of Python's string methods take their arguments by position only " +
+			"(`'xy'.removesuffix(suffix='y')` is a TypeError); promptkit binds a method's arguments as it " +
+			"binds a filter's, by position or by name, so naming one is not an error.",
+		cases: []difference{
+			{"{{ 'xy'.removesuffix(suffix='y') }}", raises("TypeError: str.removesuffix() takes no keyword arguments"), out("x")},
+			{"{{ 'a-b'.startswith(prefix='a') }}", raises("TypeError: startswith() takes no keyword arguments"), out("True")},
+		},
+	},
 }
 
 var update = flag.Bool("update", false, "rewrite the generated part of docs/jinja-differences.md")

@@ -142,6 +142,10 @@ var snippets = map[string][]string{
 		"{{ '{0.zz}'.format(d) }}",
 		"{{ '{0.grouper}'.format((users|groupby('role'))[0]) }}",
 		"{{ '{a[b]}'.format(a={'b': 1}) }}",
+		"{{ 'Hello'.removeprefix('He') }} {{ 'Hello'.removesuffix('lo') }} {{ 'Hello'.removeprefix('x') }} {{ 'Hello'.removeprefix('') }} {{ 'hello world'.title() }} {{ \"they're bill's\".title() }}",
+		"{{ 'a\\tb'.expandtabs(4) }} {{ 'abc'.casefold() }} {{ 'ab'.isascii() }} {{ '查'.isascii() }} {{ ''.isascii() }} {{ '١٢'.isdecimal() }} {{ 'x_1'.isidentifier() }} {{ '1x'.isidentifier() }} {{ ''.isidentifier() }} {{ '_'.isidentifier() }} {{ '查询'.isidentifier() }} {{ 'if'.isidentifier() }} {{ 'a-b'.isidentifier() }}",
+		"{{ 'ab\\x01'.isprintable() }} {{ 'ab c'.isprintable() }} {{ ''.isprintable() }} {{ 'a\\u00a0'.isprintable() }} {{ 'a\\n'.isprintable() }} {{ '查'.isprintable() }}",
+		"{{ 'x'.removeprefix(1) }}",
 	},
 	"filters/text": {
 		"{{ s|upper }} {{ s|lower }} {{ 'hello wORLD'|title }} {{ '-_x y'|title }} {{ 'hELLO'|capitalize }} {{ \"o'neil mc-don\"|title }}",
