@@ -925,6 +925,15 @@ func formatSpec(v Value, spec string) (string, error) {
 	if spec == "" {
 		return str1(v)
 	}
+	// As Python's __format__: only strings and numbers take a spec (a
+	// boolean as the integer it is); anything else refuses one.
+	switch v.k {
+	case Bool:
+		v = intValue(v.n)
+	case String, Int, Float:
+	default:
+		return "", fmt.Errorf("unsupported format string passed to %s.__format__", typeName(v))
+	}
 	fill, align := " ", byte(0)
 	if len(spec) >= 2 && strings.IndexByte("<>^=", spec[1]) >= 0 {
 		r, n := utf8.DecodeRuneInString(spec)
@@ -967,6 +976,9 @@ func formatSpec(v Value, spec string) (string, error) {
 	var body, prefix string
 	switch typ {
 	case "", "s":
+		if typ == "s" && v.isNumber() {
+			return "", fmt.Errorf("unknown format code 's' for %s", typeName(v))
+		}
 		if comma && (typ == "s" || !v.isNumber()) {
 			return "", fmt.Errorf("cannot specify '%s' with 's'", group)
 		}
