@@ -368,6 +368,9 @@ func init() {
 		return listValue(out), nil
 	})
 	d("get", []param{req("key"), opt("default", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		if t := unhashable(a[0]); t != "" {
+			return Value{}, fmt.Errorf("unhashable type: '%s'", t)
+		}
 		if v, ok := dictGet(in, a[0]); ok {
 			return v, nil
 		}

@@ -635,6 +635,9 @@ func contains(container, item Value) (bool, error) {
 		}
 		return false, nil
 	case Dict:
+		if t := unhashable(item); t != "" {
+			return false, fmt.Errorf("unhashable type: '%s'", t)
+		}
 		_, ok := dictGet(container, item)
 		return ok, nil
 	case Object:
@@ -866,4 +869,23 @@ func (m *macro) attr(name string) Value {
 		return boolValue(d.caller >= 0)
 	}
 	return undefined
+}
+
+// unhashable names the Python type of a value that cannot be a dict key
+// (a list, a dict, or a tuple holding one), which "in" of a dict refuses
+// as Python does; "" for a hashable value.
+func unhashable(v Value) string {
+	switch v.k {
+	case List:
+		return "list"
+	case Dict:
+		return "dict"
+	case Tuple:
+		for i := 0; i < seqLen(v); i++ {
+			if t := unhashable(seqAt(v, i)); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
 }

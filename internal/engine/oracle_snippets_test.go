@@ -470,6 +470,13 @@ var snippets = map[string][]string{
 		"{{ xs.index(1) }} {{ xs.count(3) }} {{ words.index('c') }}",
 		"{{ users|map(attribute='name')|map('lower')|sort|join(' ') }}",
 		"{% for k, v in deep.items() %}{{ k }}:{{ v|tojson }};{% endfor %}",
+		"{{ d in {'a': 1} }}",
+		"{{ [1] in {'a': 1} }}",
+		"{{ (1, [2]) in {'a': 1} }}",
+		"{{ (1, 2) in {(1, 2): 1} }} {{ 'a' in d }} {{ none in d }} {{ 1 in {1: 2} }} {{ 1.0 in {1: 2} }} {{ true in {1: 2} }}",
+		"{{ [1] is in {'a': 1} }}",
+		"{{ [1] in [[1]] }} {{ {'a': 1} in [d] }} {{ d[[1]] }}|{{ d.get('a') }}|",
+		"{{ d.get([1]) }}",
 	},
 	"nested-printing": {
 		"{{ [[1, [2, [3, []]]]] }}",
