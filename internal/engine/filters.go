@@ -1128,10 +1128,10 @@ func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		}
 		return foldCase(k, cs)
 	}
+	// The keys are lists, as make_multi_attrgetter makes them even for one
+	// attribute: equal items (None and None, two dicts) compare equal
+	// instead of failing on "<".
 	err = sortValues(st, out, truthy(a[0]), func(v Value) Value {
-		if len(getters) == 1 {
-			return key(getters[0], v)
-		}
 		ks := make([]Value, len(getters))
 		for i, g := range getters {
 			ks[i] = key(g, v)

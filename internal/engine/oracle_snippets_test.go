@@ -262,6 +262,12 @@ var snippets = map[string][]string{
 		"{{ nested|sort(attribute='0')|list }}",
 		"{{ [{'a': {'-1': 'x'}}]|map(attribute='a.-1')|list }} {{ [[5, 6]]|map(attribute='1')|list }}",
 		"{{ users|sort(attribute='tags')|list }}",
+		"{{ [none, none]|sort }} {{ [none, none]|sort(reverse=true) }} {{ [missing_o, d.zz]|sort }} {{ [none]|sort }} {{ [{}, {}]|sort }} {{ [1, 1]|sort }} {{ [[1], [1]]|sort }}",
+		"{{ [[], {}]|sort }}",
+		"{{ [none, 1]|sort }}",
+		"{{ [1, none, 1]|sort }}",
+		"{{ users|sort(attribute='tags')|map(attribute='name')|list }}",
+		"{{ [3, 1, 2]|sort(reverse=true) }} {{ words|sort }} {{ ['b', 'A', 'a']|sort(case_sensitive=true) }}",
 	},
 	"filters/default": {
 		"{{ missing_o|default('x') }} {{ nothing|default('x') }} {{ nothing|default('x', true) }} {{ em|default('x') }} {{ em|default('x', true) }} {{ 0|d('y', true) }} {{ d.zz|d('k') }}",
