@@ -300,6 +300,11 @@ var snippets = map[string][]string{
 		"{{ xs|select('odd')|list }} {{ [1.0, 2.0, 2.5]|select('even')|list }} {{ 7.5 is divisibleby 2.5 }} {{ -7 is divisibleby 7 }}",
 		"{{ 'a' is even }}",
 		"{{ none is odd }}",
+		"{{ missing_o is iterable }} {{ missing_o is sequence }} {{ missing_o is mapping }} {{ missing_o is callable }} {{ missing_o is lower }} {{ missing_o is upper }} {{ missing_o is escaped }} {{ missing_o is filter }} {{ missing_o is test }} {{ missing_o is none }} {{ missing_o is string }} {{ missing_o is number }}",
+		"{{ missing_o is eq 1 }} {{ missing_o is ne none }} {{ missing_o is in [1] }} {{ missing_o is sameas none }} {{ d.zz is sequence }} {{ d.zz is iterable }}",
+		"{{ missing_o is even }}",
+		"{{ missing_o is divisibleby 2 }}",
+		"{{ missing_o is lt 1 }}",
 	},
 	"globals": {
 		"{{ range(5)|list }} {{ range(2, 5)|list }} {{ range(10, 0, -3)|list }} {{ range(0)|list }} {{ range(5, 2)|list }} {{ range(-3)|list }}",

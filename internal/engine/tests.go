@@ -20,6 +20,9 @@ func init() {
 	define(tests,
 		test1("boolean", func(v Value) bool { return v.k == Bool }),
 		test1("callable", func(v Value) bool {
+			if v.k == Undefined {
+				return true // Jinja's Undefined has a __call__ (that raises)
+			}
 			switch v.ref.(type) {
 			case *macro, *builtin, *boundMethod, *joiner:
 				return true
@@ -70,9 +73,11 @@ func init() {
 			ok, err := contains(a[0], in)
 			return boolValue(ok), err
 		}},
+		// Jinja's Undefined iterates as empty and has a length, so it is
+		// iterable and a sequence.
 		test1("iterable", func(v Value) bool {
 			switch v.k {
-			case List, Tuple, Dict, String:
+			case List, Tuple, Dict, String, Undefined:
 				return true
 			case Object:
 				_, ok := v.ref.(hostBytes)
@@ -88,7 +93,9 @@ func init() {
 		&builtinDef{name: "sameas", params: []param{req("other")}, fn: func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 			return boolValue(sameAs(in, a[0])), nil
 		}},
-		test1("sequence", func(v Value) bool { return v.k == List || v.k == Tuple || v.k == Dict || v.k == String }),
+		test1("sequence", func(v Value) bool {
+			return v.k == List || v.k == Tuple || v.k == Dict || v.k == String || v.k == Undefined
+		}),
 		test1("string", func(v Value) bool { return v.k == String }),
 	)
 	alias(tests, "==", "eq")
