@@ -445,12 +445,9 @@ func filterFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		return Value{}, fmt.Errorf("format takes positional or keyword arguments, not both")
 	case ex != nil && ex.kw != nil:
 		args = DictValue(ex.kw)
-	case ex != nil && len(ex.rest) == 1:
-		args = ex.rest[0]
-		if args.k != Dict {
-			args = tupleValue([]Value{args})
-		}
 	case ex != nil:
+		// Jinja formats with the tuple of the arguments, even of one dict:
+		// "%(a)s"|format(d) is an error, as in Jinja; use keywords.
 		args = tupleValue(ex.rest)
 	default:
 		args = tupleValue(nil)
@@ -1335,7 +1332,10 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return Value{}, err
 		}
 		hk, ok := keyOf(foldCase(k, cs))
-		if !ok {
+		if k.k == Undefined {
+			hk, ok = dictKey{k: Undefined}, true // Undefined is hashable, all equal
+		}
+		if !ok || unhashable(k) != "" {
 			return Value{}, fmt.Errorf("unique: unhashable type %s", typeName(k))
 		}
 		if !seen[hk] {
