@@ -140,6 +140,8 @@ func filterAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	// attr reads an attribute only, never an item: for a dict, that is one
 	// of its methods.
 	switch in.k {
+	case Undefined:
+		return Value{}, fmt.Errorf("attr: the value is undefined, so it has no attribute %q", name)
 	case Object:
 		return getAttr(in, name)
 	case Dict, String, List, Tuple:
@@ -393,6 +395,8 @@ func filterLast(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 
 func filterFloat(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	switch in.k {
+	case Undefined:
+		return Value{}, fmt.Errorf("float: the value is undefined")
 	case Float:
 		return in, nil
 	case Int, Bool:
@@ -533,7 +537,7 @@ func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
 // is kept as it is), lines split as Python's splitlines splits them, and
 // an empty line is not indented unless blank.
 func filterIndent(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	s, err := str1(in)
+	s, err := strOnly("indent", in)
 	if err != nil {
 		return Value{}, err
 	}
@@ -604,6 +608,8 @@ func splitlines(s string) []string {
 // infinity is an error as in Jinja (Python's OverflowError).
 func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	switch in.k {
+	case Undefined:
+		return Value{}, fmt.Errorf("int: the value is undefined")
 	case Int, Bool:
 		return intValue(in.n), nil
 	case Float:
@@ -771,6 +777,9 @@ func filterList(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 }
 
 func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+	if !truthy(in) {
+		in = undefined // Jinja: "if value:" — a false value maps to nothing
+	}
 	items, err := values(in)
 	if err != nil {
 		return Value{}, err
@@ -872,6 +881,9 @@ func filterPprint(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 // selectFilter makes select, reject, selectattr and rejectattr.
 func selectFilter(keep, byAttr bool) builtinFn {
 	return func(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+		if !truthy(in) {
+			in = undefined // Jinja: "if value:" — a false value selects nothing
+		}
 		items, err := values(in)
 		if err != nil {
 			return Value{}, err
@@ -1268,10 +1280,30 @@ func filterTrim(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	return strValue(strings.Trim(s, chars)), nil
 }
 
+// strOnly is the input of the filters Jinja implements with string
+// operations on the value itself (s += "\n", s.splitlines()), which fail
+// for anything but a string, an undefined value included.
+func strOnly(filter string, in Value) (string, error) {
+	switch in.k {
+	case String:
+		return in.s, nil
+	case Undefined:
+		return "", fmt.Errorf("%s: the value is undefined", filter)
+	}
+	return "", fmt.Errorf("%s needs a string, not %s", filter, typeName(in))
+}
+
 func filterTruncate(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	s, err := str1(in)
-	if err != nil {
-		return Value{}, err
+	// Jinja's do_truncate measures its input with len() and cuts it as a
+	// string: a number has no length; a list or dict short enough comes
+	// back as it is, a longer one cannot be cut.
+	var s string
+	switch in.k {
+	case String, Undefined:
+		s = in.s
+	case List, Tuple, Dict:
+	default:
+		return Value{}, fmt.Errorf("truncate: %s has no length", typeName(in))
 	}
 	n, err := argInt("truncate", "length", a[0])
 	if err != nil {
@@ -1287,12 +1319,21 @@ func filterTruncate(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return Value{}, err
 		}
 	}
-	rs := []rune(s)
 	if n < int64(runeCount(end)) {
 		return Value{}, fmt.Errorf("truncate: expected length >= %d, got %d", runeCount(end), n)
 	}
+	if leeway < 0 {
+		return Value{}, fmt.Errorf("truncate: expected leeway >= 0, got %d", leeway)
+	}
+	if in.k != String && in.k != Undefined {
+		if int64(length(in)) <= n+leeway {
+			return in, nil
+		}
+		return Value{}, fmt.Errorf("truncate: a %s cannot be cut like a string", typeName(in))
+	}
+	rs := []rune(s)
 	if int64(len(rs)) <= n+leeway {
-		return strValue(s), nil
+		return in, nil
 	}
 	cut := rs[:n-int64(runeCount(end))]
 	if truthy(a[1]) {
@@ -1490,7 +1531,7 @@ func filterWordcount(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 }
 
 func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	s, err := str1(in)
+	s, err := strOnly("wordwrap", in)
 	if err != nil {
 		return Value{}, err
 	}
