@@ -59,13 +59,33 @@ func renderStock(template string, vars map[string]any) (string, error) {
 // trim_blocks and lstrip_blocks on, tojson keeping keys in order, values
 // decoded from JSON into order-keeping dicts.
 func renderHF(template string, vars map[string]json.RawMessage) (string, error) {
+	values := make(map[string]any, len(vars))
+	for k, raw := range vars {
+		v, err := engine.DecodeJSON(raw)
+		if err != nil {
+			return "", err
+		}
+		values[k] = v
+	}
+	return renderHFValues(template, values)
+}
+
+// renderHFValues renders template in Hugging Face's environment with the
+// host's values (Go maps iterate sorted); the names of optionalNames are
+// declared too, and undefined unless passed.
+func renderHFValues(template string, values map[string]any) (string, error) {
 	tree, err := jinja.Parse("t.md", template, jinja.Options{TrimBlocks: true, LStripBlocks: true})
 	if err != nil {
 		return "", err
 	}
-	names := make([]string, 0, len(vars))
-	for k := range vars {
+	names := make([]string, 0, len(values)+len(optionalNames))
+	for k := range values {
 		names = append(names, k)
+	}
+	for _, o := range optionalNames {
+		if _, ok := values[o]; !ok {
+			names = append(names, o)
+		}
 	}
 	slices.Sort(names)
 	// The checks must know Hugging Face's tojson (engine.Catalog describes
@@ -80,14 +100,6 @@ func renderHF(template string, vars map[string]json.RawMessage) (string, error) 
 	tmpl, err := engine.NewSet().Compile(prog, engine.Options{HuggingFace: true})
 	if err != nil {
 		return "", err
-	}
-	values := make(map[string]any, len(vars))
-	for k, raw := range vars {
-		v, err := engine.DecodeJSON(raw)
-		if err != nil {
-			return "", err
-		}
-		values[k] = v
 	}
 	lim := engine.Limits{Now: func() time.Time { return oracleNow }}.WithDefaults()
 	return tmpl.Render(context.Background(), values, &lim)
