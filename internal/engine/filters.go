@@ -189,12 +189,14 @@ func orEmptyValues(v []Value) []Value {
 	return v
 }
 
+// pyCapitalize is Python's str.capitalize: the first character in title
+// case (ǆ becomes ǅ, since Python 3.8), the rest in lower case.
 func pyCapitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if n == 0 {
 		return s
 	}
-	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
+	return string(unicode.ToTitle(r)) + strings.ToLower(s[n:])
 }
 
 func filterCenter(st *state, in Value, a []Value, _ *extra) (Value, error) {

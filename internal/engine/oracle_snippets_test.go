@@ -155,6 +155,7 @@ var snippets = map[string][]string{
 		"{{ '{:5}'.format(missing_o) }}",
 		"{{ '{}|{!r}|{:}'.format([1], {'a': 1}, (1,)) }}",
 		"{{ '{:>4}'.format(d) }}",
+		"",
 	},
 	"filters/text": {
 		"{{ s|upper }} {{ s|lower }} {{ 'hello wORLD'|title }} {{ '-_x y'|title }} {{ 'hELLO'|capitalize }} {{ \"o'neil mc-don\"|title }}",
