@@ -755,9 +755,10 @@ func percentFormat(st *state, format string, args Value) (Value, error) {
 			return Value{}, err
 		}
 	}
-	// As CPython: an argument that has items (a dict, a list) is never
-	// "not converted", whether or not the format used it.
-	if mapping.k != Dict && next < len(items) && !(args.k == List && len(items) == 1) {
+	// As CPython: an argument that has items (a dict, a list, Jinja's
+	// Undefined) is never "not converted", whether or not the format used
+	// it.
+	if mapping.k != Dict && next < len(items) && !((args.k == List || args.k == Undefined) && len(items) == 1) {
 		return Value{}, fmt.Errorf("not all arguments converted during string formatting")
 	}
 	return strValue(b.String()), nil

@@ -662,6 +662,9 @@ func contains(container, item Value) (bool, error) {
 var errOverflow = errors.New("integer overflow: the result does not fit in 64 bits")
 
 func arith(st *state, op string, a, b Value) (Value, error) {
+	if op == "%" && a.k == String && b.k == Undefined {
+		return percentFormat(st, a.s, b) // "%s" % undefined: str() of it, ""
+	}
 	if a.k == Undefined || b.k == Undefined {
 		return Value{}, errUndefinedUse
 	}
