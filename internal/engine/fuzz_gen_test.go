@@ -412,7 +412,7 @@ func (g *gen) boolExpr() string {
 		return g.expr(kAny) + " " + []string{"in", "not in"}[g.pick(2)] + " " + []string{g.expr(kList), g.expr(kStr), g.expr(kDict)}[g.pick(3)]
 	case 5:
 		tests := []string{"defined", "undefined", "none", "number", "string", "integer", "float", "boolean", "iterable", "sequence", "mapping", "even", "odd", "divisibleby(3)", "lower", "upper", "true", "false", "callable", "escaped", "eq 1", "in [1, 2]", "gt 2", "sameas none"}
-		return g.expr(kAny) + " is " + []string{"", "not "}[g.pick(2)] + tests[g.pick(len(tests))]
+		return "(" + g.expr(kAny) + " is " + []string{"", "not "}[g.pick(2)] + tests[g.pick(len(tests))] + ")"
 	case 6:
 		return "not " + g.expr(kBool)
 	case 7:

@@ -81,6 +81,31 @@ var differences = []differenceKind{
 		},
 	},
 	{
+		title: "Every branch is checked at load",
+		why: "Jinja2 reports an unknown filter or test inside an `if` (or a conditional expression) only " +
+			"when that code runs, and parses a test followed by a name-like word (`is true not in`) as the " +
+			"test's argument; promptkit checks the whole template when the set loads, so such a template " +
+			"is refused even when no render would reach the mistake.",
+		cases: []difference{
+			{"{% if false %}{{ 1|nofilter }}{% endif %}ok", out("ok"), raises(`filter "nofilter" is not supported`)},
+			{"{{ 1|nofilter if false else 2 }}", out("2"), raises(`filter "nofilter" is not supported`)},
+			{"{% if false %}{{ s|string.zfill(5) }}{% endif %}ok", out("ok"), raises(`filter "string.zfill" is not supported`)},
+			{"{% if false %}{{ 1 is nosuchtest }}{% endif %}ok", out("ok"), raises(`test "nosuchtest" is not supported`)},
+			{"{% if false %}{{ 1 is true not in [1] }}{% endif %}ok", out("ok"), raises("unexpected not in expression")},
+		},
+	},
+	{
+		title: "Constant slices are not folded leniently",
+		why: "Jinja2 evaluates an expression of constants when it compiles the template, through its " +
+			"lenient item lookup, so a constant slice that Python refuses becomes undefined; the same slice " +
+			"of a variable raises. promptkit refuses both, as Python does.",
+		cases: []difference{
+			{"{{ 'a'[1:0.5] }}|", out("|"), raises("slice: index must be an integer")},
+			{"{{ 5[1:2] }}|", out("|"), raises("integer cannot be sliced")},
+			{"{{ s[1:0.5] }}|", raises("TypeError: slice indices must be integers"), raises("slice: index must be an integer")},
+		},
+	},
+	{
 		title: "Values are never changed",
 		why: "A template reads the values it is given and builds new ones; it cannot change them, so " +
 			"a render has no effect on the host's data and two renders of the same values give the " +
