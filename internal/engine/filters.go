@@ -189,16 +189,6 @@ func orEmptyValues(v []Value) []Value {
 	return v
 }
 
-// pyCapitalize is Python's str.capitalize: the first character in title
-// case (ǆ becomes ǅ, since Python 3.8), the rest in lower case.
-func pyCapitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToTitle(r)) + strings.ToLower(s[n:])
-}
-
 func filterCenter(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	s, err := str1(in)
 	if err != nil {
@@ -256,7 +246,7 @@ func filterDictsort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 // foldCase lowers a string for case-insensitive comparison.
 func foldCase(v Value, caseSensitive bool) Value {
 	if !caseSensitive && v.k == String {
-		return strValue(strings.ToLower(v.s))
+		return strValue(pyLower(v.s))
 	}
 	return v
 }
@@ -1228,42 +1218,21 @@ func filterSum(st *state, in Value, a []Value, _ *extra) (Value, error) {
 func jinjaTitle(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	start := true
-	for _, r := range s {
-		sep := r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || unicode.IsSpace(r)
-		switch {
-		case sep:
-			b.WriteRune(r)
-			start = true
-			continue
-		case start:
-			b.WriteString(pyUpper(string(r)))
-		default:
-			b.WriteString(pyLower(string(r)))
+	start := 0 // where the current piece starts
+	flush := func(end int) {
+		if piece := s[start:end]; piece != "" {
+			_, n := utf8.DecodeRuneInString(piece)
+			b.WriteString(pyUpper(piece[:n]) + pyLower(piece[n:]))
 		}
-		start = false
 	}
-	return b.String()
-}
-
-// pyTitle is Python's str.title: a letter after a non-letter is upper
-// case, every other letter lower case (an apostrophe starts a new word).
-func pyTitle(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	prevCased := false
-	for _, r := range s {
-		cased := unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
-		switch {
-		case cased && !prevCased:
-			b.WriteRune(unicode.ToTitle(r))
-		case cased:
-			b.WriteRune(unicode.ToLower(r))
-		default:
+	for i, r := range s {
+		if r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || pyIsSpace(r) {
+			flush(i)
 			b.WriteRune(r)
+			start = i + utf8.RuneLen(r)
 		}
-		prevCased = cased
 	}
+	flush(len(s))
 	return b.String()
 }
 

@@ -37,17 +37,10 @@ func init() {
 	}
 	s("upper", nil, strFn(pyUpper))
 	s("lower", nil, strFn(pyLower))
-	s("casefold", nil, strFn(pyLower))
+	s("casefold", nil, strFn(pyCasefold))
 	s("title", nil, strFn(pyTitle))
 	s("capitalize", nil, strFn(pyCapitalize))
-	s("swapcase", nil, strFn(func(x string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsUpper(r) {
-				return unicode.ToLower(r)
-			}
-			return unicode.ToUpper(r)
-		}, x)
-	}))
+	s("swapcase", nil, strFn(pySwapcase))
 	strip := func(trim func(string, string) string, trimSpace func(string) string) builtinFn {
 		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			if a[0].k == None {
@@ -232,11 +225,9 @@ func init() {
 	remove("removeprefix", strings.CutPrefix)
 	remove("removesuffix", strings.CutSuffix)
 	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsSpace) }))
-	s("islower", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsLower) }))
-	s("isupper", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsUpper) }))
-	s("istitle", nil, boolFn(func(x string) bool {
-		return x != "" && pyTitle(x) == x && isCasedAll(x, func(rune) bool { return true })
-	}))
+	s("islower", nil, boolFn(pyIsLower))
+	s("isupper", nil, boolFn(pyIsUpper))
+	s("istitle", nil, boolFn(pyIsTitle))
 	pad := func(kind byte) builtinFn {
 		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			w, err := argInt("ljust", "width", a[0])
@@ -467,18 +458,6 @@ func allRunes(s string, f func(rune) bool) bool {
 	}
 	return true
 }
-
-// pyUpper and pyLower are Python's str.upper and str.lower, which expand
-// "ß" to "SS" where Go keeps it.
-func pyUpper(s string) string {
-	u := strings.ToUpper(s)
-	if strings.ContainsRune(u, 'ß') {
-		u = strings.ReplaceAll(u, "ß", "SS")
-	}
-	return u
-}
-
-func pyLower(s string) string { return strings.ToLower(s) }
 
 // pySplit is Python's str.split and str.rsplit.
 func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"unicode"
 )
 
 // Jinja's built-in tests (jinja2/tests.py). "x is defined" on a plain name
@@ -85,8 +84,8 @@ func init() {
 			}
 			return false
 		}),
-		test1("lower", func(v Value) bool { s, _ := str1(v); return isCasedAll(s, unicode.IsLower) }),
-		test1("upper", func(v Value) bool { s, _ := str1(v); return isCasedAll(s, unicode.IsUpper) }),
+		test1("lower", func(v Value) bool { s, _ := str1(v); return pyIsLower(s) }),
+		test1("upper", func(v Value) bool { s, _ := str1(v); return pyIsUpper(s) }),
 		test1("mapping", func(v Value) bool { return v.k == Dict }),
 		test1("none", func(v Value) bool { return v.k == None }),
 		test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool }),
@@ -120,21 +119,6 @@ func mod2(test string, v Value) (float64, error) {
 		return r.float(), err
 	}
 	return 0, fmt.Errorf("%s needs a number, not %s", test, typeName(v))
-}
-
-// isCasedAll is Python's str.islower/isupper: at least one cased
-// character, and every cased character passes is.
-func isCasedAll(s string, is func(rune) bool) bool {
-	cased := false
-	for _, r := range s {
-		if unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) {
-			if !is(r) {
-				return false
-			}
-			cased = true
-		}
-	}
-	return cased
 }
 
 // sameAs is Python's "is": the same object, or the same singleton.
