@@ -1242,7 +1242,7 @@ func filterTrim(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	if a[0].k == None || a[0].k == Undefined {
-		return strValue(strings.TrimFunc(s, unicode.IsSpace)), nil
+		return strValue(strings.TrimFunc(s, pyIsSpace)), nil
 	}
 	chars, err := str1(a[0])
 	if err != nil {
@@ -1523,9 +1523,10 @@ func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	// Jinja wraps each line of the text on its own (textwrap.wrap, which
-	// drops leading whitespace and collapses nothing else).
+	// drops leading whitespace and collapses nothing else), the lines split
+	// as str.splitlines splits them.
 	var out []string
-	for _, line := range strings.Split(s, "\n") {
+	for _, line := range splitlines(s) {
 		out = append(out, strings.Join(textWrap(line, int(width), truthy(a[1]), truthy(a[3])), wrap))
 	}
 	return strValue(strings.Join(out, wrap)), nil

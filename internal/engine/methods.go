@@ -53,9 +53,9 @@ func init() {
 			return strValue(trim(in.s, chars)), nil
 		}
 	}
-	s("strip", []param{opt("chars", none)}, strip(strings.Trim, func(x string) string { return strings.TrimFunc(x, unicode.IsSpace) }))
-	s("lstrip", []param{opt("chars", none)}, strip(strings.TrimLeft, func(x string) string { return strings.TrimLeftFunc(x, unicode.IsSpace) }))
-	s("rstrip", []param{opt("chars", none)}, strip(strings.TrimRight, func(x string) string { return strings.TrimRightFunc(x, unicode.IsSpace) }))
+	s("strip", []param{opt("chars", none)}, strip(strings.Trim, func(x string) string { return strings.TrimFunc(x, pyIsSpace) }))
+	s("lstrip", []param{opt("chars", none)}, strip(strings.TrimLeft, func(x string) string { return strings.TrimLeftFunc(x, pyIsSpace) }))
+	s("rstrip", []param{opt("chars", none)}, strip(strings.TrimRight, func(x string) string { return strings.TrimRightFunc(x, pyIsSpace) }))
 	s("split", []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return pySplit(st, in.s, a[0], a[1], false)
 	})
@@ -224,7 +224,7 @@ func init() {
 	}
 	remove("removeprefix", strings.CutPrefix)
 	remove("removesuffix", strings.CutSuffix)
-	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsSpace) }))
+	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsSpace) }))
 	s("islower", nil, boolFn(pyIsLower))
 	s("isupper", nil, boolFn(pyIsUpper))
 	s("istitle", nil, boolFn(pyIsTitle))
@@ -467,25 +467,25 @@ func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {
 	}
 	var parts []string
 	if sepV.k == None {
-		fields := strings.FieldsFunc(s, unicode.IsSpace)
+		fields := strings.FieldsFunc(s, pyIsSpace)
 		if maxsplit >= 0 && int64(len(fields)) > maxsplit+1 {
 			// Python keeps the rest of the string, from the first
 			// character of the field, untouched.
 			if right {
-				rest := strings.TrimRightFunc(s, unicode.IsSpace)
+				rest := strings.TrimRightFunc(s, pyIsSpace)
 				var tail []string
 				for i := int64(0); i < maxsplit; i++ {
-					j := strings.LastIndexFunc(rest, unicode.IsSpace)
+					j := strings.LastIndexFunc(rest, pyIsSpace)
 					tail = append([]string{rest[j+1:]}, tail...)
-					rest = strings.TrimRightFunc(rest[:j+1], unicode.IsSpace)
+					rest = strings.TrimRightFunc(rest[:j+1], pyIsSpace)
 				}
 				parts = append([]string{rest}, tail...)
 			} else {
-				rest := strings.TrimLeftFunc(s, unicode.IsSpace)
+				rest := strings.TrimLeftFunc(s, pyIsSpace)
 				for i := int64(0); i < maxsplit; i++ {
-					j := strings.IndexFunc(rest, unicode.IsSpace)
+					j := strings.IndexFunc(rest, pyIsSpace)
 					parts = append(parts, rest[:j])
-					rest = strings.TrimLeftFunc(rest[j:], unicode.IsSpace)
+					rest = strings.TrimLeftFunc(rest[j:], pyIsSpace)
 				}
 				parts = append(parts, rest)
 			}

@@ -793,4 +793,12 @@ var snippets = map[string][]string{
 		"{{ \"a b c d e f g\"|select(\"odd\")|list }}|",
 		"{{ [1,2,3,4,5,6,7,8,9,10]|select(\"odd\")|list }}|",
 	},
+	"whitespace-characters": {
+		"{{ '\\x1c a \\x1f'.strip()|length }} {{ '\\x1c a \\x1f'|trim|length }} {{ 'a\\x1cb\\x1dc'.split()|length }} {{ '\\x1ca'.isspace() }} {{ '\\x1c'.isspace() }} {{ '\\x85\\xa0\\u2028 '.isspace() }} {{ '\\u200b'.isspace() }} {{ 'a\\u3000b'.split() }}",
+		"{{ 'a\\x1cb'|wordcount }} {{ 'a\\x1cb c'|title }} {{ 'a\\x1cb'.title() }} {{ '\\x1c x'|capitalize }}",
+		"{{ 'a\\x1c\\nb'.splitlines() }} {{ 'a\\x0bb\\x0cc\\x1cd\\x1de\\x1ef\\x85g\\u2028h\\u2029i'.splitlines() }} {{ 'a\\r\\nb\\rc'.splitlines() }}",
+		"{{ 'x\\x1c'|wordwrap(3) }} {{ '\\x1cx\\x1c'|indent(2, true) }}",
+		"{{ ' \\x1c x'.lstrip() }}|{{ 'x \\x1c'.rstrip() }}|",
+		"{{ 'a\\n'|wordwrap(3) }}|{{ 'a\\n\\nb'|wordwrap(3) }}|{{ '\\n'|wordwrap(2) }}|{{ ''|wordwrap(2) }}|{{ 'a\\r\\nbb cc\\rdd'|wordwrap(2) }}|{{ 'a b\\x0bc d'|wordwrap(3) }}",
+	},
 }
