@@ -247,6 +247,24 @@ func pyIsTitle(s string) bool {
 	return cased
 }
 
-// pyIsSpace is str.isspace for one character: Go's white space and the
-// information separators U+001C to U+001F, which Python counts too.
-func pyIsSpace(r rune) bool { return unicode.IsSpace(r) || 0x1c <= r && r <= 0x1f }
+// The character classes of str.isspace, isdigit, isdecimal, isnumeric,
+// isalpha and isprintable: Go's, corrected by the generated tables (Python
+// counts U+001C–U+001F as white space, ² as a digit, 三 as numeric).
+func prop(r rune, goProp func(rune) bool, add, del *unicode.RangeTable) bool {
+	if goProp(r) {
+		return r < utf8.RuneSelf || !unicode.Is(del, r)
+	}
+	return unicode.Is(add, r)
+}
+
+func pyIsSpace(r rune) bool     { return prop(r, unicode.IsSpace, spaceAdd, spaceDel) }
+func pyIsDigit(r rune) bool     { return prop(r, unicode.IsDigit, digitAdd, digitDel) }
+func pyIsDecimal(r rune) bool   { return prop(r, unicode.IsDigit, decimalAdd, decimalDel) }
+func pyIsNumeric(r rune) bool   { return prop(r, unicode.IsNumber, numericAdd, numericDel) }
+func pyIsAlpha(r rune) bool     { return prop(r, unicode.IsLetter, alphaAdd, alphaDel) }
+func pyIsPrintable(r rune) bool { return prop(r, unicode.IsPrint, printableAdd, printableDel) }
+
+// pyIsAlnum is str.isalnum for one character.
+func pyIsAlnum(r rune) bool {
+	return pyIsAlpha(r) || pyIsDecimal(r) || pyIsDigit(r) || pyIsNumeric(r)
+}

@@ -10,17 +10,18 @@ import (
 	"github.com/seed-e7d2830f/promptkit/internal/jinjaoracle"
 )
 
-// TestCasing compares promptkit's case operations with Python's for every
-// code point of the first four planes and the supplementary special-purpose
-// plane: upper, lower, title, capitalize, swapcase and casefold of each
-// character alone, the case tests of each, and the final-sigma rule of
-// lower next to each (which tells the cased and case-ignorable ones).
+// TestCasing compares promptkit's case operations and character classes
+// with Python's for every code point of the first two planes and the
+// supplementary special-purpose plane: upper, lower, title, capitalize,
+// swapcase and casefold of each character alone, the case tests and
+// isdigit, isnumeric… of each, its repr, and the final-sigma rule of lower
+// next to each (which tells the cased and case-ignorable ones).
 func TestCasing(t *testing.T) {
 	o := jinjaoracle.Require(t)
 	var chars []string
-	for r := rune(0); r < 0x40000 || r >= 0xE0000 && r < 0xE1000; r++ {
-		if r == 0x40000 {
-			r = 0xE0000
+	for r := rune(0); r < 0x20000 || r >= 0xE0000 && r < 0xE1000; r++ {
+		if r == 0x20000 {
+			r = 0xE0000 // planes 2 and 3 hold CJK ideographs only, uncased
 		}
 		if r >= 0xD800 && r <= 0xDFFF || r == '\n' {
 			continue
@@ -37,6 +38,8 @@ func TestCasing(t *testing.T) {
 		"casefold":     "{{ s.casefold() }}",
 		"filters":      "{{ s|upper }}{{ s|lower }}{{ s|title }}{{ s|capitalize }}",
 		"tests":        "{% for c in s.split('\\n') %}{{ c.isupper()|int }}{{ c.islower()|int }}{{ c.istitle()|int }}{{ c is upper }}{{ c is lower }}\n{% endfor %}",
+		"classes":      "{% for c in s.split('\\n') %}{{ c.isdigit()|int }}{{ c.isdecimal()|int }}{{ c.isnumeric()|int }}{{ c.isalpha()|int }}{{ c.isalnum()|int }}{{ c.isprintable()|int }}{{ c.isspace()|int }}\n{% endfor %}",
+		"repr":         "{% for c in s.split('\\n') %}{{ [c] }}\n{% endfor %}",
 		"sigma after":  "{% for c in s.split('\\n') %}{{ ('A' ~ c ~ 'Σ').lower() }}|{{ ('Σ' ~ c).lower() }}\n{% endfor %}",
 		"sigma before": "{% for c in s.split('\\n') %}{{ ('AΣ' ~ c).lower() }}|{{ (c ~ 'Σb').lower() }}\n{% endfor %}",
 	}

@@ -193,17 +193,13 @@ func init() {
 	s("rfind", rng, find(true, false))
 	s("index", rng, find(false, true))
 	s("rindex", rng, find(true, true))
-	s("isdigit", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsDigit) }))
-	s("isdecimal", nil, boolFn(func(x string) bool {
-		return x != "" && allRunes(x, func(r rune) bool { return unicode.Is(unicode.Nd, r) })
-	}))
-	s("isnumeric", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsNumber) }))
-	s("isalpha", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsLetter) }))
-	s("isalnum", nil, boolFn(func(x string) bool {
-		return x != "" && allRunes(x, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
-	}))
+	s("isdigit", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDigit) }))
+	s("isdecimal", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDecimal) }))
+	s("isnumeric", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsNumeric) }))
+	s("isalpha", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlpha) }))
+	s("isalnum", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlnum) }))
 	s("isascii", nil, boolFn(isASCII))
-	s("isprintable", nil, boolFn(func(x string) bool { return allRunes(x, unicode.IsPrint) }))
+	s("isprintable", nil, boolFn(func(x string) bool { return allRunes(x, pyIsPrintable) }))
 	s("isidentifier", nil, boolFn(func(x string) bool {
 		for i, r := range x {
 			if !(r == '_' || unicode.IsLetter(r) || i > 0 && (unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc))) {

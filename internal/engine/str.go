@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 )
 
 // How values print: str() for {{ x }}, repr() inside lists and dicts, as
@@ -284,7 +283,7 @@ func pyQuote(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r == ' ' || unicode.IsPrint(r):
+		case r == ' ' || pyIsPrintable(r):
 			b.WriteRune(r)
 		case r < 0x100:
 			fmt.Fprintf(&b, `\x%02x`, r)

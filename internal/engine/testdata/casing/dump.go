@@ -23,6 +23,8 @@ func main() {
 		if r >= 0xD800 && r <= 0xDFFF {
 			continue
 		}
-		fmt.Fprintf(w, "%d %d %d %d %d %d %d\n", r, unicode.ToUpper(r), unicode.ToLower(r), unicode.ToTitle(r), b(unicode.IsUpper(r)), b(unicode.IsLower(r)), b(unicode.IsTitle(r)))
+		fmt.Fprintf(w, "%d %d %d %d %d %d %d %d %d %d %d %d\n", r, unicode.ToUpper(r), unicode.ToLower(r), unicode.ToTitle(r),
+			b(unicode.IsUpper(r)), b(unicode.IsLower(r)), b(unicode.IsTitle(r)),
+			b(unicode.IsDigit(r)), b(unicode.IsNumber(r)), b(unicode.IsLetter(r)), b(unicode.IsPrint(r)), b(unicode.IsSpace(r)))
 	}
 }

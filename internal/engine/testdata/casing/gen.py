@@ -23,9 +23,10 @@ def ignorable(c):
     return ('A' + c + '\u03a3').lower()[-1] == '\u03c2'
 
 up, lo, ti, fo = {}, {}, {}, {}
+props = {}
 cased_add, cased_del, lower_add, lower_del, upper_add, upper_del, ign = [], [], [], [], [], [], []
 for line in open(sys.argv[1]):
-    r, gu, gl, gt, iu, il, it = map(int, line.split())
+    r, gu, gl, gt, iu, il, it, gd, gn, ga, gp, gs = map(int, line.split())
     c = chr(r)
     if c.upper() != chr(gu): up[r] = c.upper()
     if c.lower() != chr(gl): lo[r] = c.lower()
@@ -39,6 +40,10 @@ for line in open(sys.argv[1]):
     if c.isupper() and not iu: upper_add.append(r)
     if iu and not c.isupper(): upper_del.append(r)
     if ignorable(c): ign.append(r)
+    for name, py, go in (("decimal", c.isdecimal(), gd), ("digit", c.isdigit(), gd), ("numeric", c.isnumeric(), gn), ("alpha", c.isalpha(), ga),
+                         ("printable", c.isprintable(), gp), ("space", c.isspace(), gs)):
+        if py != bool(go):
+            props.setdefault(name, ([], []))[0 if py else 1].append(r)
 
 def ranges(rs):
     out = []
@@ -86,5 +91,13 @@ out.append(table("lowerAdd", "are lower case in Python (Unicode's Lowercase prop
 out.append(table("lowerDel", "are lower case in Go but not in Python.", lower_del))
 out.append(table("upperAdd", "are upper case in Python (Unicode's Uppercase property) but not in Go (Lu).", upper_add))
 out.append(table("upperDel", "are upper case in Go but not in Python.", upper_del))
+docs = {"decimal": ("str.isdecimal", "unicode.IsDigit"), "digit": ("str.isdigit", "unicode.IsDigit"), "numeric": ("str.isnumeric", "unicode.IsNumber"),
+        "alpha": ("str.isalpha", "unicode.IsLetter"), "printable": ("str.isprintable", "unicode.IsPrint"),
+        "space": ("str.isspace", "unicode.IsSpace")}
+for name in ("decimal", "digit", "numeric", "alpha", "printable", "space"):
+    add, rem = props.get(name, ([], []))
+    py, go = docs[name]
+    out.append(table(name + "Add", "are true for Python's %s and false for %s." % (py, go), add))
+    out.append(table(name + "Del", "are false for Python's %s and true for %s." % (py, go), rem))
 out.append(table("caseIgnorable", "are Unicode's Case_Ignorable characters, which the final-sigma rule of str.lower skips.", ign))
 print("\n\n".join(out))
