@@ -50,6 +50,7 @@ type parser struct {
 	errs  ErrorList
 	depth int // statements being parsed, the template itself included
 	expr  int // expression nesting in the current tag
+	colon int // > 0 where a ":" ends the expression (a dict key, a slice bound)
 }
 
 // failure unwinds one statement's parse to the statement loop.
@@ -235,7 +236,7 @@ func (p *parser) statement(f func() Node) (n Node) {
 			}
 		}
 	}()
-	p.expr, p.tag = 0, ""
+	p.expr, p.tag, p.colon = 0, "", 0
 	return f()
 }
 
@@ -1041,7 +1042,9 @@ func (p *parser) parsePrimary() Expr {
 						break
 					}
 				}
+				p.colon++
 				d.Keys = append(d.Keys, p.parseExpression(true))
+				p.colon--
 				p.expectOp(":")
 				d.Values = append(d.Values, p.parseExpression(true))
 			}
@@ -1132,6 +1135,8 @@ func (p *parser) parseSubscript(x Expr) Expr {
 func (p *parser) parseSubscribed() Expr {
 	start := p.peek().pos
 	var parts [3]Expr
+	p.colon++
+	defer func() { p.colon-- }()
 	if !p.isOp(":") {
 		parts[0] = p.parseExpression(true)
 		if !p.isOp(":") {
@@ -1250,7 +1255,7 @@ func (p *parser) parseFilter(x Expr) *FilterExpr {
 	case p.isOp("("):
 		a := p.parseCallArgs()
 		f.Args, f.Kwargs, f.DynArgs, f.DynKwargs = orEmptyExprs(a.args), a.kwargs, a.dyn, a.dynkw
-	case p.isOp(":"):
+	case p.isOp(":") && p.colon == 0:
 		p.fail(errDjangoFilterArg(p.peek().pos, name.val))
 	}
 	return f
