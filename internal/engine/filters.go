@@ -76,7 +76,11 @@ func init() {
 		}},
 		&builtinDef{name: "striptags", fn: filterStriptags},
 		&builtinDef{name: "sum", params: []param{opt("attribute", none0), opt("start", intValue(0))}, fn: filterSum},
-		&builtinDef{name: "title", fn: strFilter(jinjaTitle)},
+		&builtinDef{name: "title", fn: func(st *state, in Value, a []Value, ex *extra) (Value, error) {
+			r, err := strFilter(jinjaTitle)(st, in, a, ex)
+			r.n = 0 // Jinja's title joins plain strings: never markup
+			return r, err
+		}},
 		&builtinDef{name: "tojson", params: []param{opt("indent", none0)}, fn: filterToJSON},
 		&builtinDef{name: "trim", params: []param{opt("chars", none0)}, fn: filterTrim},
 		&builtinDef{name: "truncate", params: []param{opt("length", intValue(255)), opt("killwords", vFalse), opt("end", strValue("...")), opt("leeway", none0)}, fn: filterTruncate},
@@ -112,7 +116,7 @@ func strFilter(f func(string) string) builtinFn {
 		if err := st.charge(len(s)); err != nil {
 			return Value{}, err
 		}
-		return strValue(f(s)), nil
+		return markupLike(in, strValue(f(s))), nil
 	}
 }
 
@@ -200,14 +204,14 @@ func filterCenter(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	}
 	n := runeCount(s)
 	if int64(n) >= w {
-		return strValue(s), nil
+		return markupLike(in, strValue(s)), nil
 	}
 	if err := st.charge(int(w)); err != nil {
 		return Value{}, err
 	}
 	pad := int(w) - n
 	left := centerLeft(pad, int(w))
-	return strValue(strings.Repeat(" ", left) + s + strings.Repeat(" ", pad-left)), nil
+	return markupLike(in, strValue(strings.Repeat(" ", left)+s+strings.Repeat(" ", pad-left))), nil
 }
 
 func filterDefault(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -448,7 +452,7 @@ func filterFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 	default:
 		args = tupleValue(nil)
 	}
-	return percentFormat(st, s, args)
+	return percentFormatEscaped(st, s, args, in.isMarkup())
 }
 
 func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -567,7 +571,7 @@ func filterIndent(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if truthy(a[1]) {
 		rv = pad + rv
 	}
-	return strValue(rv), nil
+	return markupLike(in, strValue(rv)), nil
 }
 
 // splitlines is Python's str.splitlines: the line boundaries are \n, \r,
@@ -987,7 +991,7 @@ func filterReverse(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		}
 		rs := []rune(in.s)
 		slices.Reverse(rs)
-		return strValue(string(rs)), nil
+		return markupLike(in, strValue(string(rs))), nil
 	}
 	items, err := values(in)
 	if err != nil {
@@ -1242,13 +1246,16 @@ func filterTrim(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	if a[0].k == None || a[0].k == Undefined {
-		return strValue(strings.TrimFunc(s, pyIsSpace)), nil
+		return markupLike(in, strValue(strings.TrimFunc(s, pyIsSpace))), nil
 	}
 	chars, err := str1(a[0])
 	if err != nil {
 		return Value{}, err
 	}
-	return strValue(strings.Trim(s, chars)), nil
+	if in.isMarkup() {
+		chars = htmlEscape(chars) // Markup.strip escapes its argument
+	}
+	return markupLike(in, strValue(strings.Trim(s, chars))), nil
 }
 
 // strOnly is the input of the filters Jinja implements with string
@@ -1307,14 +1314,17 @@ func filterTruncate(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return in, nil
 	}
 	cut := rs[:n-int64(runeCount(end))]
+	if in.isMarkup() {
+		end = htmlEscape(end) // Markup + end escapes end
+	}
 	if truthy(a[1]) {
-		return strValue(string(cut) + end), nil
+		return markupLike(in, strValue(string(cut)+end)), nil
 	}
 	str := string(cut)
 	if i := strings.LastIndex(str, " "); i >= 0 {
 		str = str[:i]
 	}
-	return strValue(str + end), nil
+	return markupLike(in, strValue(str+end)), nil
 }
 
 func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1476,7 +1486,7 @@ func filterURLize(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			b.WriteString(seps[i])
 		}
 	}
-	return markupValue(b.String()), nil
+	return strValue(b.String()), nil // Markup only with autoescape on
 }
 
 // splitPunct splits leading "(<" and trailing ".,)>" off a word.
@@ -1615,5 +1625,5 @@ func filterXMLAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if len(parts) > 0 && truthy(a[0]) {
 		s = " " + s
 	}
-	return markupValue(s), nil
+	return strValue(s), nil // Markup only with autoescape on
 }

@@ -418,6 +418,91 @@ func init() {
 			methods[name] = &methodSet{}
 		}
 	}
+	// The methods markupsafe.Markup wraps (in MarkupSafe 2.1, which
+	// Debian's python3-jinja2 uses; 3.0 escapes fewer arguments and wraps
+	// casefold and removeprefix too): on a markup string their string
+	// arguments are escaped and the result is markup; split and its kind
+	// return markup pieces.
+	for _, name := range []string{"capitalize", "title", "lower", "upper", "replace", "ljust", "rjust", "lstrip", "rstrip",
+		"center", "strip", "expandtabs", "swapcase", "zfill", "format", "partition", "rpartition"} {
+		methods[name].str = markupMethod(methods[name].str, true)
+	}
+	for _, name := range []string{"split", "rsplit", "splitlines"} {
+		methods[name].str = markupMethod(methods[name].str, false)
+	}
+	join := methods["join"].str
+	markupJoin := *join
+	markupJoin.fn = func(st *state, in Value, a []Value, ex *extra) (Value, error) {
+		if !in.isMarkup() {
+			return join.fn(st, in, a, ex)
+		}
+		// Markup.join escapes every item first (so it joins numbers too).
+		items, err := values(a[0])
+		if err != nil {
+			return Value{}, err
+		}
+		esc := make([]Value, len(items))
+		for i, it := range items {
+			if esc[i], err = escapeValue(it); err != nil {
+				return Value{}, err
+			}
+		}
+		r, err := join.fn(st, in, []Value{listValue(esc)}, ex)
+		return markupLike(in, r), err
+	}
+	methods["join"].str = &markupJoin
+}
+
+// markupMethod wraps a string method for markup receivers.
+func markupMethod(d *builtinDef, escapeArgs bool) *builtinDef {
+	w := *d
+	w.fn = func(st *state, in Value, a []Value, ex *extra) (Value, error) {
+		if !in.isMarkup() {
+			return d.fn(st, in, a, ex)
+		}
+		if escapeArgs {
+			esc := make([]Value, len(a))
+			for i, x := range a {
+				esc[i] = x
+				if x.k == String {
+					esc[i] = markupValue(htmlEscape(x.s))
+					if x.isMarkup() {
+						esc[i] = x
+					}
+				}
+			}
+			a = esc
+			if ex != nil {
+				e2 := &extra{kw: ex.kw}
+				for _, x := range ex.rest {
+					if x.k == String && !x.isMarkup() {
+						x = markupValue(htmlEscape(x.s))
+					}
+					e2.rest = append(e2.rest, x)
+				}
+				if ex.kw != nil {
+					e2.kw = NewOrderedDict()
+					for i, k := range ex.kw.keys {
+						x := ex.kw.vals[i]
+						if x.k == String && !x.isMarkup() {
+							x = markupValue(htmlEscape(x.s))
+						}
+						e2.kw.Set(k, x)
+					}
+				}
+				ex = e2
+			}
+		}
+		r, err := d.fn(st, in, a, ex)
+		if err != nil {
+			return r, err
+		}
+		if r.k == List || r.k == Tuple {
+			return markupItems(r), nil
+		}
+		return markupLike(in, r), nil
+	}
+	return &w
 }
 
 // callMethod calls recv.name(args) for the receiver's type.
@@ -633,7 +718,7 @@ func slice(st *state, v, start, stop, step Value) (Value, error) {
 	}
 	if v.k == String {
 		if runes == nil && stp == 1 {
-			return strValue(v.s[a : a+count]), nil
+			return markupLike(v, strValue(v.s[a:a+count])), nil
 		}
 		if err := st.charge(int(count) * 4); err != nil {
 			return Value{}, err
@@ -646,7 +731,7 @@ func slice(st *state, v, start, stop, step Value) (Value, error) {
 				b.WriteRune(runes[i])
 			}
 		}
-		return strValue(b.String()), nil
+		return markupLike(v, strValue(b.String())), nil
 	}
 	if err := st.chargeItems(int(count)); err != nil {
 		return Value{}, err
@@ -660,6 +745,13 @@ func slice(st *state, v, start, stop, step Value) (Value, error) {
 
 // percentFormat is Python's printf-style "fmt % args".
 func percentFormat(st *state, format string, args Value) (Value, error) {
+	return percentFormatEscaped(st, format, args, false)
+}
+
+// percentFormatEscaped is format % args; with esc, as markup's % is: what
+// %s and %r make of an argument is HTML-escaped (a markup string's %s as it
+// is) before it is padded, and the result is markup.
+func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value, error) {
 	var items []Value
 	var mapping Value
 	switch args.k {
@@ -721,7 +813,18 @@ func percentFormat(st *state, format string, args Value) (Value, error) {
 			v = items[next]
 			next++
 		}
-		s, err := formatOne(spec, verb, v)
+		var s string
+		var err error
+		switch {
+		case esc && verb == 's' && v.isMarkup():
+			s = fmt.Sprintf("%"+spec+"s", v.s)
+		case esc && (verb == 's' || verb == 'r' || verb == 'a'):
+			if s, err = formatOne("", verb, v); err == nil {
+				s = fmt.Sprintf("%"+spec+"s", htmlEscape(s))
+			}
+		default:
+			s, err = formatOne(spec, verb, v)
+		}
 		if err != nil {
 			return Value{}, err
 		}
@@ -735,6 +838,9 @@ func percentFormat(st *state, format string, args Value) (Value, error) {
 	// it.
 	if mapping.k != Dict && next < len(items) && !((args.k == List || args.k == Undefined) && len(items) == 1) {
 		return Value{}, fmt.Errorf("not all arguments converted during string formatting")
+	}
+	if esc {
+		return markupValue(b.String()), nil
 	}
 	return strValue(b.String()), nil
 }

@@ -375,7 +375,7 @@ func getItem(v Value, key Value) (Value, error) {
 		}
 	case String:
 		if key.k == Int || key.k == Bool {
-			return strIndex(v.s, key.n), nil
+			return markupLike(v, strIndex(v.s, key.n)), nil
 		}
 	case Dict:
 		if x, ok := dictGet(v, key); ok {
@@ -680,6 +680,12 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 			if err := st.charge(len(a.s) + len(b.s)); err != nil {
 				return Value{}, err
 			}
+			if a.isMarkup() || b.isMarkup() {
+				if err := st.charge(len(a.s) + len(b.s)); err != nil {
+					return Value{}, err
+				}
+				return markupConcat(a, b)
+			}
 			return strValue(a.s + b.s), nil
 		}
 		if a.isSeq() && a.k == b.k {
@@ -710,7 +716,7 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 				if err := st.charge(len(a.s) * int(n)); err != nil {
 					return Value{}, err
 				}
-				return strValue(strings.Repeat(a.s, int(n))), nil
+				return markupLike(a, strValue(strings.Repeat(a.s, int(n)))), nil
 			case a.isSeq():
 				na := seqLen(a)
 				if na > 0 && n > int64(st.budgetLeft()/(na*valueSize))+1 {
@@ -730,7 +736,7 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 		}
 	case "%":
 		if a.k == String {
-			return percentFormat(st, a.s, b)
+			return percentFormatEscaped(st, a.s, b, a.isMarkup())
 		}
 	}
 	return Value{}, fmt.Errorf("unsupported operand types for %s: %s and %s", op, typeName(a), typeName(b))

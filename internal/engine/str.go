@@ -96,6 +96,9 @@ func (p *printer) repr(v Value, depth int) error {
 		p.b = appendFloat(p.b, v.float())
 		return nil
 	case String:
+		if v.isMarkup() {
+			return p.write("Markup(" + pyQuote(v.s) + ")")
+		}
 		return p.write(pyQuote(v.s))
 	case List, Tuple:
 		open, close := "[", "]"
