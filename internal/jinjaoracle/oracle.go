@@ -13,8 +13,9 @@
 //	out, jerr := o.Render("{{ name[0] }}", map[string]any{"name": "Ann"})
 //	// out == "A", jerr == ""; or out == "", jerr == "UndefinedError: …"
 //
-// The interpreter is $JINJA_ORACLE_PYTHON if set, else the first of python3
-// (on PATH) and /usr/bin/python3 that imports jinja2.
+// The interpreter is $JINJA_ORACLE_PYTHON if set, else the first of
+// /usr/bin/python3 (Debian's, with python3-jinja2: the reference, which CI
+// runs) and python3 on PATH that imports jinja2.
 //
 // Values cross to Python as JSON, with two care points: a float stays a
 // float (1.0 is sent as 1.0, not 1, so Jinja2 prints "1.0" as promptkit
@@ -89,7 +90,7 @@ type Oracle struct {
 var ErrUnavailable = errors.New("jinjaoracle: no python3 with jinja2")
 
 // Find returns the interpreter to run: $JINJA_ORACLE_PYTHON, else the first
-// of python3 and /usr/bin/python3 that imports jinja2.
+// of /usr/bin/python3 and python3 that imports jinja2.
 func Find() (string, error) {
 	if p := os.Getenv("JINJA_ORACLE_PYTHON"); p != "" {
 		if err := exec.Command(p, "-c", "import jinja2").Run(); err != nil {
@@ -98,7 +99,7 @@ func Find() (string, error) {
 		return p, nil
 	}
 	var tried []string
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
+	for _, p := range []string{"/usr/bin/python3", "python3"} {
 		path, err := exec.LookPath(p)
 		if err != nil {
 			tried = append(tried, p+" (absent)")
