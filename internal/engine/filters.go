@@ -480,13 +480,9 @@ func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		for j < len(sorted) && equal(keyOf(sorted[j]), k) {
 			j++
 		}
+		// The group's key as its first item has it, not lowered (Jinja's
+		// output_expr).
 		grouper, _ := get(sorted[i])
-		if !cs {
-			grouper = k
-			if g, _ := get(sorted[i]); g.k != String {
-				grouper = g
-			}
-		}
 		out = append(out, Value{k: Tuple, ref: &seqData{items: []Value{grouper, listValue(slices.Clone(sorted[i:j]))}, names: []string{"grouper", "list"}}})
 		i = j
 	}

@@ -553,6 +553,7 @@ var snippets = map[string][]string{
 		"{% macro m(a, b=1) %}{{ varargs }}{{ kwargs }}{% endmacro %}{{ m.arguments }} {{ m.catch_varargs }} {{ m.catch_kwargs }} {{ m.caller }}",
 		"{% macro m(a) %}{{ caller() }}{% endmacro %}{{ m.caller }} {{ m.catch_kwargs }} {{ m.arguments }} {{ m.nope }}|",
 		"{{ 'x'.next() }}",
+		"{{ users|groupby('name')|map(attribute='grouper')|list }} {{ users|groupby('name', case_sensitive=true)|map(attribute='grouper')|list }} {{ [{'n': 'Ann'}, {'n': 'ann'}, {'n': 'Bob'}, {'n': 'ANN'}]|groupby('n')|list }} {{ [{'n': 'b'}, {'n': 'B'}, {}]|groupby('n', default='b')|list }}",
 	},
 	"undefined-and-none-inputs": {
 		"{{ missing_o|abs }}|",
