@@ -267,7 +267,8 @@ func (g *gen) strExpr() string {
 	case 2:
 		return g.expr(kAny) + " ~ " + g.expr(kAny)
 	case 3:
-		f := []string{"upper", "lower", "title", "capitalize", "trim", "striptags", "escape", "urlencode", "string", "e", "forceescape", "wordcount|string", "length|string", "reverse", "first", "last", "pprint"}
+		f := []string{"upper", "lower", "title", "capitalize", "trim", "striptags", "escape", "urlencode", "string", "e", "forceescape", "wordcount|string", "length|string", "reverse", "first", "last", "pprint",
+			"safe", "urlize", "filesizeformat", "center", "list|join('.')", "string|list|last"}
 		return g.recv(kStr) + "|" + f[g.pick(len(f))]
 	case 4:
 		switch g.pick(9) {
@@ -328,7 +329,7 @@ func (g *gen) strExpr() string {
 		if g.pick(2) == 0 {
 			return "(users|first).name"
 		}
-		return "users[" + g.atom(kNum) + "].role"
+		return "users[" + []string{"0", "1", "-1", "0", g.atom(kNum)}[g.pick(5)] + "].role"
 	}
 	return g.recv(kAny) + "|string"
 }
@@ -438,7 +439,8 @@ func (g *gen) listExpr() string {
 	case 4:
 		return g.recv(kList) + "|sort" + []string{"", "(reverse=true)", "(true)", "(case_sensitive=true)"}[g.pick(4)]
 	case 5:
-		return g.recv(kList) + "|" + []string{"unique|list", "reverse|list", "list", "select|list", "reject|list", "select('odd')|list", "reject('even')|list", "map('string')|list", "batch(2)|list", "slice(2)|list", "select('string')|list", "map('upper')|list", "select('>', 1)|list"}[g.pick(13)]
+		return g.recv(kList) + "|" + []string{"unique|list", "reverse|list", "list", "select|list", "reject|list", "select('odd')|list", "reject('even')|list", "map('string')|list", "batch(2)|list", "slice(2)|list", "select('string')|list", "map('upper')|list", "select('>', 1)|list",
+			"batch(3, 'x')|list", "slice(3, 0)|list", "map('e')|list", "map('int')|list", "map('abs')|list", "select('in', [1, 'a'])|list", "reject('none')|list", "map('default', 'd')|list", "sort(reverse=true, case_sensitive=true)", "unique(true)|list"}[g.pick(22)]
 	case 6:
 		return g.recv(kStr) + "." + []string{"split()", "split(',')", "splitlines()", "partition(' ')", "rsplit(' ', 1)"}[g.pick(5)]
 	case 7:
@@ -473,7 +475,7 @@ func (g *gen) dictExpr() string {
 }
 
 func (g *gen) anyExpr() string {
-	switch g.pick(10) {
+	switch g.pick(11) {
 	case 0, 1, 2:
 		return g.atom(kAny)
 	case 3:
@@ -485,7 +487,21 @@ func (g *gen) anyExpr() string {
 	case 6:
 		return g.recv(kList) + "[" + g.atom(kNum) + "]"
 	case 7:
-		return "users[" + g.atom(kNum) + "]." + []string{"name", "age", "tags", "role", "nope"}[g.pick(5)]
+		return "users[" + []string{"0", "1", "-1", "0", g.atom(kNum)}[g.pick(5)] + "]." + []string{"name", "age", "tags", "role", "nope"}[g.pick(5)]
+	case 8:
+		switch g.pick(6) {
+		case 0:
+			return g.recv(kDict) + "|xmlattr"
+		case 1:
+			return "users|groupby('" + []string{"role", "age", "name"}[g.pick(3)] + "')|map(attribute='" + []string{"grouper", "list"}[g.pick(2)] + "')|list"
+		case 2:
+			return "users|" + []string{"min", "max"}[g.pick(2)] + "(attribute='" + []string{"age", "name"}[g.pick(2)] + "')"
+		case 3:
+			return g.recv(kList) + "|" + []string{"min", "max", "sum"}[g.pick(3)]
+		case 4:
+			return "namespace(a=" + g.atom(kAny) + ").a"
+		}
+		return "cycler(" + g.atom(kAny) + ", " + g.atom(kAny) + ").current"
 	}
 	return g.expr(kind(g.pick(5)))
 }
@@ -554,6 +570,12 @@ func (g *gen) stmt() {
 		g.open("endfilter")
 	case 13:
 		if g.inMac {
+			return
+		}
+		if g.chance(3) {
+			a, b := fmt.Sprintf("t%da", g.nodes), fmt.Sprintf("t%db", g.nodes)
+			g.open("set " + a + ", " + b + " = " + []string{g.atom(kAny) + ", " + g.atom(kAny), g.expr(kStr) + "|list|batch(2)|first", "(" + g.atom(kAny) + ", " + g.atom(kAny) + ")"}[g.pick(3)])
+			g.scope = append(g.scope, a, b)
 			return
 		}
 		name := fmt.Sprintf("w%d", g.nodes)
