@@ -837,15 +837,13 @@ func floatArith(op string, x, y float64) (Value, error) {
 		if y == 0 {
 			return Value{}, errors.New("float floor division by zero")
 		}
-		return floatValue(math.Floor(x / y)), nil
+		d, _ := floatDivmod(x, y)
+		return floatValue(d), nil
 	case "%":
 		if y == 0 {
 			return Value{}, errors.New("float modulo by zero")
 		}
-		m := math.Mod(x, y)
-		if m != 0 && (m < 0) != (y < 0) {
-			m += y
-		}
+		_, m := floatDivmod(x, y)
 		return floatValue(m), nil
 	case "**":
 		if x == 0 && y < 0 {
@@ -897,4 +895,30 @@ func unhashable(v Value) string {
 		}
 	}
 	return ""
+}
+
+// floatDivmod is CPython's float divmod: the remainder has the divisor's
+// sign (a zero one too: -0.0 % 1 is 0.0), and the quotient is computed
+// from it, so 1 // 0.1 is 9.0, as Python has it, not floor(1 / 0.1).
+func floatDivmod(x, y float64) (div, mod float64) {
+	mod = math.Mod(x, y)
+	div = (x - mod) / y
+	if mod != 0 {
+		if (y < 0) != (mod < 0) {
+			mod += y
+			div -= 1
+		}
+	} else {
+		mod = math.Copysign(0, y)
+	}
+	if div != 0 {
+		f := math.Floor(div)
+		if div-f > 0.5 {
+			f++
+		}
+		div = f
+	} else {
+		div = math.Copysign(0, x/y)
+	}
+	return div, mod
 }
