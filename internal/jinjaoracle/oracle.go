@@ -55,7 +55,8 @@ var script string
 type Env struct {
 	// HuggingFace renders in the environment transformers' chat templates
 	// run in: ImmutableSandboxedEnvironment(trim_blocks=True,
-	// lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]), tojson
+	// lstrip_blocks=True, extensions=[AssistantTracker,
+	// "jinja2.ext.loopcontrols"]: {% generation %} and the loop controls), tojson
 	// as json.dumps(ensure_ascii=False) with its keys in order, and the
 	// globals raise_exception and strftime_now.
 	HuggingFace bool

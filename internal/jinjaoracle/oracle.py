@@ -9,9 +9,9 @@ env (every key optional):
     "hf":        false: a stock jinja2.Environment() (autoescape off, default
                  Undefined, keep_trailing_newline off). true: the environment
                  Hugging Face's transformers renders chat templates in
-                 (ImmutableSandboxedEnvironment with trim_blocks, lstrip_blocks
-                 and the loop controls; its tojson; raise_exception and
-                 strftime_now as globals).
+                 (ImmutableSandboxedEnvironment with trim_blocks, lstrip_blocks,
+                 the loop controls and {% generation %}; its tojson;
+                 raise_exception and strftime_now as globals).
     "now":       the clock of strftime_now, ISO 8601 ("2024-07-26T09:30:00").
     "sort_keys": true (the default): every mapping of vars reaches Jinja2
                  with its keys sorted, the order in which promptkit iterates a
@@ -53,6 +53,22 @@ def stock_env():
     return jinja2.Environment()
 
 
+class AssistantTracker(jinja2.ext.Extension):
+    """transformers' {% generation %}…{% endgeneration %}: the block renders
+    as its body (transformers also records where, for assistant masks)."""
+
+    tags = {"generation"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(["name:endgeneration"], drop_needle=True)
+        call = self.call_method("_render", [])
+        return jinja2.nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+    def _render(self, caller):
+        return caller()
+
+
 def hf_env(now):
     # As transformers' _compile_jinja_template builds it.
     def raise_exception(message):
@@ -65,7 +81,7 @@ def hf_env(now):
         return now.strftime(format)
 
     env = jinja2.sandbox.ImmutableSandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=[jinja2.ext.loopcontrols])
+        trim_blocks=True, lstrip_blocks=True, extensions=[AssistantTracker, jinja2.ext.loopcontrols])
     env.filters["tojson"] = tojson
     env.globals["raise_exception"] = raise_exception
     env.globals["strftime_now"] = strftime_now
