@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -1541,57 +1540,152 @@ func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
 // textWrap is Python's textwrap.wrap with Jinja's settings
 // (replace_whitespace=False, drop_whitespace=True, expand_tabs=False).
 func textWrap(text string, width int, breakLong, breakHyphens bool) []string {
-	var chunks []string
-	for _, m := range regexp.MustCompile(`\s+|[^\s]+`).FindAllString(text, -1) {
-		if breakHyphens && !unicode.IsSpace(rune(m[0])) {
-			for _, part := range regexp.MustCompile(`[^-]+-+|[^-]+|-+`).FindAllString(m, -1) {
-				chunks = append(chunks, part)
+	rs := []rune(text)
+	var chunks [][]rune
+	if breakHyphens {
+		chunks = wordsep(rs)
+	} else {
+		// textwrap's wordsep_simple_re: runs of white space and the rest.
+		for i := 0; i < len(rs); {
+			j := i + 1
+			for j < len(rs) && wrapSpace(rs[j]) == wrapSpace(rs[i]) {
+				j++
 			}
-			continue
+			chunks = append(chunks, rs[i:j])
+			i = j
 		}
-		chunks = append(chunks, m)
 	}
+	blank := func(c []rune) bool {
+		for _, r := range c {
+			if !pyIsSpace(r) {
+				return false
+			}
+		}
+		return true // chunk.strip() == ''
+	}
+	// CPython's TextWrapper._wrap_chunks (drop_whitespace, no indents).
 	var lines []string
 	for len(chunks) > 0 {
-		var cur []string
+		var cur [][]rune
 		curLen := 0
-		if strings.TrimSpace(chunks[0]) == "" && len(lines) > 0 {
+		if blank(chunks[0]) && len(lines) > 0 {
 			chunks = chunks[1:]
 		}
-		for len(chunks) > 0 {
-			l := runeCount(chunks[0])
-			if curLen+l <= width {
-				cur = append(cur, chunks[0])
-				curLen += l
-				chunks = chunks[1:]
-				continue
-			}
-			break
+		for len(chunks) > 0 && curLen+len(chunks[0]) <= width {
+			cur = append(cur, chunks[0])
+			curLen += len(chunks[0])
+			chunks = chunks[1:]
 		}
-		if len(chunks) > 0 && runeCount(chunks[0]) > width {
+		if len(chunks) > 0 && len(chunks[0]) > width {
+			// _handle_long_word; with the line full it adds an empty
+			// piece, so a white space before it is not dropped.
+			space := width - curLen
+			if width < 1 {
+				space = 1
+			}
 			if breakLong {
-				space := max(width-curLen, 1)
-				rs := []rune(chunks[0])
-				if curLen > 0 && width-curLen < 1 {
-					space = 0
+				end, c := space, chunks[0]
+				if breakHyphens && len(c) > space {
+					if h := lastIndexRune(c[:max(space, 0)], '-'); h > 0 && slices.ContainsFunc(c[:h], func(r rune) bool { return r != '-' }) {
+						end = h + 1
+					}
 				}
-				if space > 0 {
-					cur = append(cur, string(rs[:space]))
-					chunks[0] = string(rs[space:])
-				}
+				end = max(end, 0)
+				cur = append(cur, c[:end])
+				chunks[0] = c[end:]
 			} else if len(cur) == 0 {
 				cur = append(cur, chunks[0])
 				chunks = chunks[1:]
 			}
 		}
-		for len(cur) > 0 && strings.TrimSpace(cur[len(cur)-1]) == "" {
+		if len(cur) > 0 && blank(cur[len(cur)-1]) {
 			cur = cur[:len(cur)-1]
 		}
 		if len(cur) > 0 {
-			lines = append(lines, strings.Join(cur, ""))
+			var b strings.Builder
+			for _, c := range cur {
+				b.WriteString(string(c))
+			}
+			lines = append(lines, b.String())
 		}
 	}
 	return lines
+}
+
+func lastIndexRune(rs []rune, r rune) int {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i] == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// wrapSpace is textwrap's white space: ASCII only.
+func wrapSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' }
+
+// The character classes of textwrap's wordsep_re: \w, a letter ([^\d\W])
+// and word punctuation.
+func reWord(r rune) bool   { return r == '_' || pyIsAlnum(r) }
+func reLetter(r rune) bool { return reWord(r) && !pyIsDecimal(r) }
+func rePunct(r rune) bool  { return reWord(r) || strings.ContainsRune(`!"'&.,?`, r) }
+
+// wordsep splits text as textwrap's wordsep_re does (break_on_hyphens):
+// runs of white space; an em-dash (two or more hyphens) between words; and
+// words, split after a hyphen between letters.
+func wordsep(rs []rune) [][]rune {
+	n := len(rs)
+	at := func(i int, f func(rune) bool) bool { return i >= 0 && i < n && f(rs[i]) }
+	is := func(i int, r rune) bool { return i >= 0 && i < n && rs[i] == r }
+	// dashWord: two or more hyphens at i, then a word character.
+	dashWord := func(i int) (int, bool) {
+		j := i
+		for j < n && rs[j] == '-' {
+			j++
+		}
+		return j, j-i >= 2 && at(j, reWord)
+	}
+	var out [][]rune
+	for i := 0; i < n; {
+		if wrapSpace(rs[i]) {
+			j := i
+			for j < n && wrapSpace(rs[j]) {
+				j++
+			}
+			out = append(out, rs[i:j])
+			i = j
+			continue
+		}
+		if rs[i] == '-' && at(i-1, rePunct) {
+			if j, ok := dashWord(i); ok {
+				out = append(out, rs[i:j])
+				i = j
+				continue
+			}
+		}
+		end := i + 1 // the lazy non-space run rs[i:end]
+		for {
+			// A hyphen after two letters (or after L-L-), before a letter,
+			// an optional hyphen and a letter: the word ends after it.
+			if is(end, '-') && (at(end-1, reLetter) && at(end-2, reLetter) || at(end-1, reLetter) && is(end-2, '-') && at(end-3, reLetter)) &&
+				at(end+1, reLetter) && (at(end+2, reLetter) || is(end+2, '-') && at(end+3, reLetter)) {
+				end++
+				break
+			}
+			if end == n || wrapSpace(rs[end]) {
+				break
+			}
+			if at(end-1, rePunct) {
+				if _, ok := dashWord(end); ok {
+					break
+				}
+			}
+			end++
+		}
+		out = append(out, rs[i:end])
+		i = end
+	}
+	return out
 }
 
 func filterXMLAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
