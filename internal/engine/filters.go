@@ -1622,7 +1622,9 @@ func lastIndexRune(rs []rune, r rune) int {
 }
 
 // wrapSpace is textwrap's white space: ASCII only.
-func wrapSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' }
+func wrapSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r'
+}
 
 // The character classes of textwrap's wordsep_re: \w, a letter ([^\d\W])
 // and word punctuation.
