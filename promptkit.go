@@ -35,6 +35,8 @@
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
 //   - internal/registrytest: a real OCI registry for tests;
+//   - internal/jinjaoracle: Python's Jinja2 as the oracle of the
+//     differential tests and their fuzz target;
 //   - cmd/promptkit: the CLI for template authors and CI.
 package promptkit
 

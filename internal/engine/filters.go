@@ -2,13 +2,13 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -75,7 +75,11 @@ func init() {
 		}},
 		&builtinDef{name: "striptags", fn: filterStriptags},
 		&builtinDef{name: "sum", params: []param{opt("attribute", none0), opt("start", intValue(0))}, fn: filterSum},
-		&builtinDef{name: "title", fn: strFilter(jinjaTitle)},
+		&builtinDef{name: "title", fn: func(st *state, in Value, a []Value, ex *extra) (Value, error) {
+			r, err := strFilter(jinjaTitle)(st, in, a, ex)
+			r.n = 0 // Jinja's title joins plain strings: never markup
+			return r, err
+		}},
 		&builtinDef{name: "tojson", params: []param{opt("indent", none0)}, fn: filterToJSON},
 		&builtinDef{name: "trim", params: []param{opt("chars", none0)}, fn: filterTrim},
 		&builtinDef{name: "truncate", params: []param{opt("length", intValue(255)), opt("killwords", vFalse), opt("end", strValue("...")), opt("leeway", none0)}, fn: filterTruncate},
@@ -111,7 +115,7 @@ func strFilter(f func(string) string) builtinFn {
 		if err := st.charge(len(s)); err != nil {
 			return Value{}, err
 		}
-		return strValue(f(s)), nil
+		return markupLike(in, strValue(f(s))), nil
 	}
 }
 
@@ -139,6 +143,8 @@ func filterAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	// attr reads an attribute only, never an item: for a dict, that is one
 	// of its methods.
 	switch in.k {
+	case Undefined:
+		return Value{}, fmt.Errorf("attr: the value is undefined, so it has no attribute %q", name)
 	case Object:
 		return getAttr(in, name)
 	case Dict, String, List, Tuple:
@@ -186,14 +192,6 @@ func orEmptyValues(v []Value) []Value {
 	return v
 }
 
-func pyCapitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
-}
-
 func filterCenter(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	s, err := str1(in)
 	if err != nil {
@@ -205,19 +203,14 @@ func filterCenter(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	}
 	n := runeCount(s)
 	if int64(n) >= w {
-		return strValue(s), nil
+		return markupLike(in, strValue(s)), nil
 	}
 	if err := st.charge(int(w)); err != nil {
 		return Value{}, err
 	}
-	// Python's str.center puts the extra space on the right when the
-	// padding is odd, unless the string's length is odd.
 	pad := int(w) - n
-	left := pad / 2
-	if pad%2 == 1 && n%2 == 1 {
-		left++
-	}
-	return strValue(strings.Repeat(" ", left) + s + strings.Repeat(" ", pad-left)), nil
+	left := centerLeft(pad, int(w))
+	return markupLike(in, strValue(strings.Repeat(" ", left)+s+strings.Repeat(" ", pad-left))), nil
 }
 
 func filterDefault(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -256,7 +249,7 @@ func filterDictsort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 // foldCase lowers a string for case-insensitive comparison.
 func foldCase(v Value, caseSensitive bool) Value {
 	if !caseSensitive && v.k == String {
-		return strValue(strings.ToLower(v.s))
+		return strValue(pyLower(v.s))
 	}
 	return v
 }
@@ -397,6 +390,8 @@ func filterLast(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 
 func filterFloat(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	switch in.k {
+	case Undefined:
+		return Value{}, fmt.Errorf("float: the value is undefined")
 	case Float:
 		return in, nil
 	case Int, Bool:
@@ -409,9 +404,17 @@ func filterFloat(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	return a[0], nil
 }
 
-// parsePyFloat parses a string as Python's float() does.
+// parsePyFloat parses a string as Python's float() does: surrounding
+// whitespace, underscores only between digits, inf, infinity and nan in any
+// case, and a number beyond the float range as an infinity.
 func parsePyFloat(s string) (float64, bool) {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "_", ""))
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' && (i == 0 || i == len(s)-1 || !isDigitByte(s[i-1]) || !isDigitByte(s[i+1])) {
+			return 0, false
+		}
+	}
+	s = strings.ReplaceAll(s, "_", "")
 	switch strings.ToLower(s) {
 	case "inf", "+inf", "infinity", "+infinity":
 		return math.Inf(1), true
@@ -424,6 +427,9 @@ func parsePyFloat(s string) (float64, bool) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return f, true // ±Inf, or 0 for an underflow, as Python's float()
+	}
 	return f, err == nil
 }
 
@@ -438,17 +444,14 @@ func filterFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		return Value{}, fmt.Errorf("format takes positional or keyword arguments, not both")
 	case ex != nil && ex.kw != nil:
 		args = DictValue(ex.kw)
-	case ex != nil && len(ex.rest) == 1:
-		args = ex.rest[0]
-		if args.k != Dict {
-			args = tupleValue([]Value{args})
-		}
 	case ex != nil:
+		// Jinja formats with the tuple of the arguments, even of one dict:
+		// "%(a)s"|format(d) is an error, as in Jinja; use keywords.
 		args = tupleValue(ex.rest)
 	default:
 		args = tupleValue(nil)
 	}
-	return percentFormat(st, s, args)
+	return percentFormatEscaped(st, s, args, in.isMarkup())
 }
 
 func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -476,7 +479,9 @@ func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		for j < len(sorted) && equal(keyOf(sorted[j]), k) {
 			j++
 		}
-		grouper, _ := get(sorted[i]) // the first item's own value, as Jinja keeps it
+		// The group's key as its first item has it, not lowered (Jinja's
+		// output_expr).
+		grouper, _ := get(sorted[i])
 		out = append(out, Value{k: Tuple, ref: &seqData{items: []Value{grouper, listValue(slices.Clone(sorted[i:j]))}, names: []string{"grouper", "list"}}})
 		i = j
 	}
@@ -490,7 +495,8 @@ func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
 	switch attr.k {
 	case String:
 		for _, p := range strings.Split(attr.s, ".") {
-			if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+			// Jinja: int(x) if x.isdigit() else x.
+			if n, err := strconv.ParseInt(p, 10, 64); err == nil && p != "" && p[0] >= '0' && p[0] <= '9' {
 				parts = append(parts, intValue(n))
 			} else {
 				parts = append(parts, strValue(p))
@@ -522,7 +528,7 @@ func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
 // is kept as it is), lines split as Python's splitlines splits them, and
 // an empty line is not indented unless blank.
 func filterIndent(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	s, err := str1(in)
+	s, err := strOnly("indent", in)
 	if err != nil {
 		return Value{}, err
 	}
@@ -560,7 +566,7 @@ func filterIndent(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if truthy(a[1]) {
 		rv = pad + rv
 	}
-	return strValue(rv), nil
+	return markupLike(in, strValue(rv)), nil
 }
 
 // splitlines is Python's str.splitlines: the line boundaries are \n, \r,
@@ -587,41 +593,101 @@ func splitlines(s string) []string {
 	return out
 }
 
+// filterInt is Jinja's do_int: int(value) (int(value, base) for a
+// string), else int(float(value)), else the default. A value beyond the
+// 64-bit range is an error, never the default or a wrapped number; an
+// infinity is an error as in Jinja (Python's OverflowError).
 func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	switch in.k {
+	case Undefined:
+		return Value{}, fmt.Errorf("int: the value is undefined")
 	case Int, Bool:
 		return intValue(in.n), nil
 	case Float:
-		f := in.float()
-		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 1<<63 {
-			return a[0], nil
-		}
-		return intValue(int64(f)), nil
+		return floatToInt(in.float(), a[0])
 	case String:
 		base, err := argInt("int", "base", a[1])
 		if err != nil {
 			return Value{}, err
 		}
-		s := strings.TrimSpace(strings.ReplaceAll(in.s, "_", ""))
-		if base == 10 {
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return intValue(n), nil
-			}
-			if f, ok := parsePyFloat(s); ok && !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) < 1<<63 {
-				return intValue(int64(f)), nil
-			}
-			return a[0], nil
+		if n, ok, err := pyParseInt(in.s, base); err != nil || ok {
+			return intValue(n), err
 		}
-		if base == 16 || base == 8 || base == 2 {
-			l := strings.ToLower(s)
-			l = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(l, "0x"), "0o"), "0b")
-			s = l
-		}
-		if n, err := strconv.ParseInt(s, int(base), 64); err == nil {
-			return intValue(n), nil
+		if f, ok := parsePyFloat(in.s); ok {
+			if math.IsInf(f, 0) {
+				// int(float("inf")) overflows; Jinja 3.1.3 and later give
+				// the default (3.1.2 raised).
+				return a[0], nil
+			}
+			return floatToInt(f, a[0])
 		}
 	}
 	return a[0], nil
+}
+
+// floatToInt is int(f): truncated; NaN gives def (Python's ValueError,
+// which do_int catches).
+func floatToInt(f float64, def Value) (Value, error) {
+	switch {
+	case math.IsNaN(f):
+		return def, nil
+	case math.IsInf(f, 0):
+		return Value{}, fmt.Errorf("cannot convert float infinity to integer")
+	case f >= 1<<63 || f < -(1<<63):
+		return Value{}, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", strconv.FormatFloat(math.Trunc(f), 'g', -1, 64))
+	}
+	return intValue(int64(f)), nil
+}
+
+// pyParseInt parses s as Python's int(s, base): surrounding whitespace,
+// a sign, a prefix (0x, 0o, 0b) where the base allows it, digits with
+// single underscores between them; base 0 takes the base from the prefix
+// and refuses a decimal with a leading zero. ok is false when Python
+// would raise ValueError; err is set when the number is beyond 64 bits.
+func pyParseInt(s string, base int64) (n int64, ok bool, err error) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if base != 0 && (base < 2 || base > 36) {
+		return 0, false, nil
+	}
+	prefixed := false
+	if len(s) >= 2 && s[0] == '0' {
+		p := map[byte]int64{'x': 16, 'o': 8, 'b': 2}[s[1]|0x20]
+		if p != 0 && (base == 0 || base == p) {
+			base, s, prefixed = p, s[2:], true
+		}
+	}
+	if base == 0 {
+		base = 10
+		if strings.Trim(s, "0_") == "" && s != "" && s[0] == '0' {
+			// 0, 00, 0_0: zero
+		} else if s != "" && s[0] == '0' {
+			return 0, false, nil
+		}
+	}
+	if prefixed && strings.HasPrefix(s, "_") {
+		s = s[1:]
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return 0, false, nil
+	}
+	u, perr := strconv.ParseUint(strings.ReplaceAll(s, "_", ""), int(base), 64)
+	if perr != nil {
+		if errors.Is(perr, strconv.ErrRange) {
+			return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
+		}
+		return 0, false, nil
+	}
+	switch {
+	case neg && u <= 1<<63:
+		return -int64(u), true, nil
+	case !neg && u < 1<<63:
+		return int64(u), true, nil
+	}
+	return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
 }
 
 func filterItems(st *state, in Value, _ []Value, _ *extra) (Value, error) {
@@ -708,6 +774,9 @@ func filterList(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 }
 
 func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+	if !truthy(in) {
+		in = undefined // Jinja: "if value:" — a false value maps to nothing
+	}
 	items, err := values(in)
 	if err != nil {
 		return Value{}, err
@@ -809,6 +878,9 @@ func filterPprint(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 // selectFilter makes select, reject, selectattr and rejectattr.
 func selectFilter(keep, byAttr bool) builtinFn {
 	return func(st *state, in Value, _ []Value, ex *extra) (Value, error) {
+		if !truthy(in) {
+			in = undefined // Jinja: "if value:" — a false value selects nothing
+		}
 		items, err := values(in)
 		if err != nil {
 			return Value{}, err
@@ -920,7 +992,7 @@ func filterReverse(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		}
 		rs := []rune(in.s)
 		slices.Reverse(rs)
-		return strValue(string(rs)), nil
+		return markupLike(in, strValue(string(rs))), nil
 	}
 	items, err := values(in)
 	if err != nil {
@@ -943,25 +1015,57 @@ func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	method, _ := str1(a[1])
+	if method != "common" && method != "ceil" && method != "floor" {
+		return Value{}, fmt.Errorf("round: method must be 'common', 'ceil' or 'floor'")
+	}
+	if method == "common" && in.k != Float {
+		// Python's round() of an integer is an integer: unchanged, or
+		// rounded half to even to a multiple of 10**-precision.
+		return roundInt(in.n, p)
+	}
 	f := toFloat(in)
-	scale := math.Pow(10, float64(p))
 	switch method {
 	case "common":
 		// Python's round(), which Jinja calls, rounds half to even on the
 		// decimal value actually stored.
-		s := strconv.FormatFloat(f, 'f', int(max(p, 0)), 64)
 		if p < 0 {
-			r := math.RoundToEven(f/scale) * scale
-			return floatValue(r), nil
+			scale := math.Pow(10, float64(-p))
+			return floatValue(math.RoundToEven(f/scale) * scale), nil
 		}
-		r, _ := strconv.ParseFloat(s, 64)
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', int(min(p, 400)), 64), 64)
 		return floatValue(r), nil
 	case "ceil":
+		// math.ceil(value * 10**precision) / 10**precision: a float.
+		scale := math.Pow(10, float64(p))
 		return floatValue(math.Ceil(f*scale) / scale), nil
-	case "floor":
-		return floatValue(math.Floor(f*scale) / scale), nil
 	}
-	return Value{}, fmt.Errorf("round: method must be 'common', 'ceil' or 'floor'")
+	scale := math.Pow(10, float64(p))
+	return floatValue(math.Floor(f*scale) / scale), nil
+}
+
+// roundInt is Python's round(n, precision) of an integer.
+func roundInt(n, p int64) (Value, error) {
+	if p >= 0 {
+		return intValue(n), nil
+	}
+	if p < -18 {
+		return intValue(0), nil // |n| < 10**19 / 2: rounds to 0
+	}
+	m := int64(1)
+	for i := int64(0); i < -p; i++ {
+		m *= 10
+	}
+	q, r := n/m, n%m
+	if r < 0 {
+		q, r = q-1, r+m
+	}
+	if 2*r > m || (2*r == m && q%2 != 0) {
+		q++
+	}
+	if q > math.MaxInt64/m || q < math.MinInt64/m {
+		return Value{}, errOverflow
+	}
+	return intValue(q * m), nil
 }
 
 func filterSlice(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1005,19 +1109,40 @@ func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err := st.chargeItems(len(items)); err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[2], none)
-	if err != nil {
-		return Value{}, err
+	// As Jinja's make_multi_attrgetter: "age,name" sorts by age, then by
+	// name.
+	attrs := []Value{a[2]}
+	if a[2].k == String && strings.Contains(a[2].s, ",") {
+		attrs = attrs[:0]
+		for _, p := range strings.Split(a[2].s, ",") {
+			attrs = append(attrs, strValue(p))
+		}
+	}
+	getters := make([]func(Value) (Value, error), len(attrs))
+	for i, at := range attrs {
+		if getters[i], err = attrGetter(at, none); err != nil {
+			return Value{}, err
+		}
 	}
 	out := slices.Clone(items)
 	cs := truthy(a[1])
 	var gerr error
-	err = sortValues(st, out, truthy(a[0]), func(v Value) Value {
+	key := func(get func(Value) (Value, error), v Value) Value {
 		k, err := get(v)
 		if err != nil && gerr == nil {
 			gerr = err
 		}
 		return foldCase(k, cs)
+	}
+	// The keys are lists, as make_multi_attrgetter makes them even for one
+	// attribute: equal items (None and None, two dicts) compare equal
+	// instead of failing on "<".
+	err = sortValues(st, out, truthy(a[0]), func(v Value) Value {
+		ks := make([]Value, len(getters))
+		for i, g := range getters {
+			ks[i] = key(g, v)
+		}
+		return listValue(ks)
 	})
 	if err == nil {
 		err = gerr
@@ -1098,42 +1223,21 @@ func filterSum(st *state, in Value, a []Value, _ *extra) (Value, error) {
 func jinjaTitle(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	start := true
-	for _, r := range s {
-		sep := r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || unicode.IsSpace(r)
-		switch {
-		case sep:
-			b.WriteRune(r)
-			start = true
-			continue
-		case start:
-			b.WriteString(pyUpper(string(r)))
-		default:
-			b.WriteString(pyLower(string(r)))
+	start := 0 // where the current piece starts
+	flush := func(end int) {
+		if piece := s[start:end]; piece != "" {
+			_, n := utf8.DecodeRuneInString(piece)
+			b.WriteString(pyUpper(piece[:n]) + pyLower(piece[n:]))
 		}
-		start = false
 	}
-	return b.String()
-}
-
-// pyTitle is Python's str.title: a letter after a non-letter is upper
-// case, every other letter lower case (an apostrophe starts a new word).
-func pyTitle(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	prevCased := false
-	for _, r := range s {
-		cased := unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
-		switch {
-		case cased && !prevCased:
-			b.WriteRune(unicode.ToTitle(r))
-		case cased:
-			b.WriteRune(unicode.ToLower(r))
-		default:
+	for i, r := range s {
+		if r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || pyIsSpace(r) {
+			flush(i)
 			b.WriteRune(r)
+			start = i + utf8.RuneLen(r)
 		}
-		prevCased = cased
 	}
+	flush(len(s))
 	return b.String()
 }
 
@@ -1143,19 +1247,42 @@ func filterTrim(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	if a[0].k == None || a[0].k == Undefined {
-		return strValue(strings.TrimFunc(s, unicode.IsSpace)), nil
+		return markupLike(in, strValue(strings.TrimFunc(s, pyIsSpace))), nil
 	}
 	chars, err := str1(a[0])
 	if err != nil {
 		return Value{}, err
 	}
-	return strValue(strings.Trim(s, chars)), nil
+	if in.isMarkup() {
+		chars = htmlEscape(chars) // Markup.strip escapes its argument
+	}
+	return markupLike(in, strValue(strings.Trim(s, chars))), nil
+}
+
+// strOnly is the input of the filters Jinja implements with string
+// operations on the value itself (s += "\n", s.splitlines()), which fail
+// for anything but a string, an undefined value included.
+func strOnly(filter string, in Value) (string, error) {
+	switch in.k {
+	case String:
+		return in.s, nil
+	case Undefined:
+		return "", fmt.Errorf("%s: the value is undefined", filter)
+	}
+	return "", fmt.Errorf("%s needs a string, not %s", filter, typeName(in))
 }
 
 func filterTruncate(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	s, err := str1(in)
-	if err != nil {
-		return Value{}, err
+	// Jinja's do_truncate measures its input with len() and cuts it as a
+	// string: a number has no length; a list or dict short enough comes
+	// back as it is, a longer one cannot be cut.
+	var s string
+	switch in.k {
+	case String, Undefined:
+		s = in.s
+	case List, Tuple, Dict:
+	default:
+		return Value{}, fmt.Errorf("truncate: %s has no length", typeName(in))
 	}
 	n, err := argInt("truncate", "length", a[0])
 	if err != nil {
@@ -1171,22 +1298,34 @@ func filterTruncate(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return Value{}, err
 		}
 	}
-	rs := []rune(s)
 	if n < int64(runeCount(end)) {
 		return Value{}, fmt.Errorf("truncate: expected length >= %d, got %d", runeCount(end), n)
 	}
+	if leeway < 0 {
+		return Value{}, fmt.Errorf("truncate: expected leeway >= 0, got %d", leeway)
+	}
+	if in.k != String && in.k != Undefined {
+		if int64(length(in)) <= n+leeway {
+			return in, nil
+		}
+		return Value{}, fmt.Errorf("truncate: a %s cannot be cut like a string", typeName(in))
+	}
+	rs := []rune(s)
 	if int64(len(rs)) <= n+leeway {
-		return strValue(s), nil
+		return in, nil
 	}
 	cut := rs[:n-int64(runeCount(end))]
+	if in.isMarkup() {
+		end = htmlEscape(end) // Markup + end escapes end
+	}
 	if truthy(a[1]) {
-		return strValue(string(cut) + end), nil
+		return markupLike(in, strValue(string(cut)+end)), nil
 	}
 	str := string(cut)
 	if i := strings.LastIndex(str, " "); i >= 0 {
 		str = str[:i]
 	}
-	return strValue(str + end), nil
+	return markupLike(in, strValue(str+end)), nil
 }
 
 func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1216,7 +1355,10 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return Value{}, err
 		}
 		hk, ok := keyOf(foldCase(k, cs))
-		if !ok {
+		if k.k == Undefined {
+			hk, ok = dictKey{k: Undefined}, true // Undefined is hashable, all equal
+		}
+		if !ok || unhashable(k) != "" {
 			return Value{}, fmt.Errorf("unique: unhashable type %s", typeName(k))
 		}
 		if !seen[hk] {
@@ -1227,36 +1369,22 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	return listValue(orEmptyValues(out)), nil
 }
 
-// urlQuote is Python's urllib.parse.quote: every byte but letters,
-// digits, "_.-~" and those in safe percent-encoded; with plus, a space is
-// "+" (quote_plus).
-func urlQuote(s, safe string, plus bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '.', c == '-', c == '~',
-			strings.IndexByte(safe, c) >= 0:
-			b.WriteByte(c)
-		case c == ' ' && plus:
-			b.WriteByte('+')
-		default:
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
-}
-
+// filterURLEncode is Jinja's do_urlencode: a string (or any value that
+// is not iterable) is quoted keeping "/"; a dict or a sequence of pairs
+// becomes a query string, its keys and values quoted with spaces as "+".
 func filterURLEncode(st *state, in Value, _ []Value, _ *extra) (Value, error) {
-	quote := func(v Value) (string, error) {
+	quote := func(v Value, forQS bool) (string, error) {
 		s, err := str1(v)
-		return urlQuote(s, "", true), err // a query string's key or value
+		if err != nil {
+			return "", err
+		}
+		if err := st.charge(3 * len(s)); err != nil {
+			return "", err
+		}
+		return urlQuote(s, forQS), nil
 	}
 	switch in.k {
-	case String:
-		// Jinja's url_quote keeps "/" for strings.
-		return strValue(urlQuote(in.s, "/", false)), nil
-	case Dict, List, Tuple:
+	case Dict, List, Tuple, Undefined:
 		var pairs []Value
 		if in.k == Dict {
 			p, err := itemsOf(st, in)
@@ -1267,28 +1395,50 @@ func filterURLEncode(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		} else {
 			pairs, _ = values(in)
 		}
-		var parts []string
-		for _, p := range pairs {
-			if !p.isSeq() || seqLen(p) != 2 {
-				return Value{}, fmt.Errorf("urlencode needs a string, a dict or pairs")
+		var b strings.Builder
+		for i, p := range pairs {
+			kv, err := values(p)
+			if err != nil || len(kv) != 2 {
+				return Value{}, fmt.Errorf("urlencode needs a string, a dict or a sequence of pairs")
 			}
-			k, err := quote(seqAt(p, 0))
+			k, err := quote(kv[0], true)
 			if err != nil {
 				return Value{}, err
 			}
-			v, err := quote(seqAt(p, 1))
+			v, err := quote(kv[1], true)
 			if err != nil {
 				return Value{}, err
 			}
-			parts = append(parts, k+"="+v)
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(k + "=" + v)
 		}
-		return strValue(strings.Join(parts, "&")), nil
+		return strValue(b.String()), nil
 	}
-	s, err := str1(in)
-	if err != nil {
-		return Value{}, err
+	s, err := quote(in, false)
+	return strValue(s), err
+}
+
+// urlQuote is Jinja's url_quote: Python's quote_from_bytes of the UTF-8
+// bytes, which keeps letters, digits and "_.-~" (and "/" outside a query
+// string), with "+" for a space in a query string.
+func urlQuote(s string, forQS bool) string {
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '.', c == '-', c == '~',
+			c == '/' && !forQS:
+			b = append(b, c)
+		case c == ' ' && forQS:
+			b = append(b, '+')
+		default:
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
 	}
-	return strValue(urlQuote(s, "/", false)), nil
+	return string(b)
 }
 
 var urlRE = regexp.MustCompile(`^(?:https?://|www\.)[^\s<>"]+$|^[\w.+-]+@[\w-]+\.[\w.-]+$`)
@@ -1337,7 +1487,7 @@ func filterURLize(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			b.WriteString(seps[i])
 		}
 	}
-	return markupValue(b.String()), nil
+	return strValue(b.String()), nil // Markup only with autoescape on
 }
 
 // splitPunct splits leading "(<" and trailing ".,)>" off a word.
@@ -1363,7 +1513,7 @@ func filterWordcount(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 }
 
 func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	s, err := str1(in)
+	s, err := strOnly("wordwrap", in)
 	if err != nil {
 		return Value{}, err
 	}
@@ -1384,9 +1534,10 @@ func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	// Jinja wraps each line of the text on its own (textwrap.wrap, which
-	// drops leading whitespace and collapses nothing else).
+	// drops leading whitespace and collapses nothing else), the lines split
+	// as str.splitlines splits them.
 	var out []string
-	for _, line := range strings.Split(s, "\n") {
+	for _, line := range splitlines(s) {
 		out = append(out, strings.Join(textWrap(line, int(width), truthy(a[1]), truthy(a[3])), wrap))
 	}
 	return strValue(strings.Join(out, wrap)), nil
@@ -1395,57 +1546,154 @@ func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
 // textWrap is Python's textwrap.wrap with Jinja's settings
 // (replace_whitespace=False, drop_whitespace=True, expand_tabs=False).
 func textWrap(text string, width int, breakLong, breakHyphens bool) []string {
-	var chunks []string
-	for _, m := range regexp.MustCompile(`\s+|[^\s]+`).FindAllString(text, -1) {
-		if breakHyphens && !unicode.IsSpace(rune(m[0])) {
-			for _, part := range regexp.MustCompile(`[^-]+-+|[^-]+|-+`).FindAllString(m, -1) {
-				chunks = append(chunks, part)
+	rs := []rune(text)
+	var chunks [][]rune
+	if breakHyphens {
+		chunks = wordsep(rs)
+	} else {
+		// textwrap's wordsep_simple_re: runs of white space and the rest.
+		for i := 0; i < len(rs); {
+			j := i + 1
+			for j < len(rs) && wrapSpace(rs[j]) == wrapSpace(rs[i]) {
+				j++
 			}
-			continue
+			chunks = append(chunks, rs[i:j])
+			i = j
 		}
-		chunks = append(chunks, m)
 	}
+	blank := func(c []rune) bool {
+		for _, r := range c {
+			if !pyIsSpace(r) {
+				return false
+			}
+		}
+		return true // chunk.strip() == ''
+	}
+	// CPython's TextWrapper._wrap_chunks (drop_whitespace, no indents).
 	var lines []string
 	for len(chunks) > 0 {
-		var cur []string
+		var cur [][]rune
 		curLen := 0
-		if strings.TrimSpace(chunks[0]) == "" && len(lines) > 0 {
+		if blank(chunks[0]) && len(lines) > 0 {
 			chunks = chunks[1:]
 		}
-		for len(chunks) > 0 {
-			l := runeCount(chunks[0])
-			if curLen+l <= width {
-				cur = append(cur, chunks[0])
-				curLen += l
-				chunks = chunks[1:]
-				continue
-			}
-			break
+		for len(chunks) > 0 && curLen+len(chunks[0]) <= width {
+			cur = append(cur, chunks[0])
+			curLen += len(chunks[0])
+			chunks = chunks[1:]
 		}
-		if len(chunks) > 0 && runeCount(chunks[0]) > width {
+		if len(chunks) > 0 && len(chunks[0]) > width {
+			// _handle_long_word; with the line full it adds an empty
+			// piece, so a white space before it is not dropped.
+			space := width - curLen
+			if width < 1 {
+				space = 1
+			}
 			if breakLong {
-				space := max(width-curLen, 1)
-				rs := []rune(chunks[0])
-				if curLen > 0 && width-curLen < 1 {
-					space = 0
+				end, c := space, chunks[0]
+				if breakHyphens && len(c) > space {
+					if h := lastIndexRune(c[:max(space, 0)], '-'); h > 0 && slices.ContainsFunc(c[:h], func(r rune) bool { return r != '-' }) {
+						end = h + 1
+					}
 				}
-				if space > 0 {
-					cur = append(cur, string(rs[:space]))
-					chunks[0] = string(rs[space:])
-				}
+				end = max(end, 0)
+				cur = append(cur, c[:end])
+				chunks[0] = c[end:]
 			} else if len(cur) == 0 {
 				cur = append(cur, chunks[0])
 				chunks = chunks[1:]
 			}
 		}
-		for len(cur) > 0 && strings.TrimSpace(cur[len(cur)-1]) == "" {
+		if len(cur) > 0 && blank(cur[len(cur)-1]) {
 			cur = cur[:len(cur)-1]
 		}
 		if len(cur) > 0 {
-			lines = append(lines, strings.Join(cur, ""))
+			var b strings.Builder
+			for _, c := range cur {
+				b.WriteString(string(c))
+			}
+			lines = append(lines, b.String())
 		}
 	}
 	return lines
+}
+
+func lastIndexRune(rs []rune, r rune) int {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i] == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// wrapSpace is textwrap's white space: ASCII only.
+func wrapSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r'
+}
+
+// The character classes of textwrap's wordsep_re: \w, a letter ([^\d\W])
+// and word punctuation.
+func reWord(r rune) bool   { return r == '_' || pyIsAlnum(r) }
+func reLetter(r rune) bool { return reWord(r) && !pyIsDecimal(r) }
+func rePunct(r rune) bool  { return reWord(r) || strings.ContainsRune(`!"'&.,?`, r) }
+
+// wordsep splits text as textwrap's wordsep_re does (break_on_hyphens):
+// runs of white space; an em-dash (two or more hyphens) between words; and
+// words, split after a hyphen between letters.
+func wordsep(rs []rune) [][]rune {
+	n := len(rs)
+	at := func(i int, f func(rune) bool) bool { return i >= 0 && i < n && f(rs[i]) }
+	is := func(i int, r rune) bool { return i >= 0 && i < n && rs[i] == r }
+	// dashWord: two or more hyphens at i, then a word character.
+	dashWord := func(i int) (int, bool) {
+		j := i
+		for j < n && rs[j] == '-' {
+			j++
+		}
+		return j, j-i >= 2 && at(j, reWord)
+	}
+	var out [][]rune
+	for i := 0; i < n; {
+		if wrapSpace(rs[i]) {
+			j := i
+			for j < n && wrapSpace(rs[j]) {
+				j++
+			}
+			out = append(out, rs[i:j])
+			i = j
+			continue
+		}
+		if rs[i] == '-' && at(i-1, rePunct) {
+			if j, ok := dashWord(i); ok {
+				out = append(out, rs[i:j])
+				i = j
+				continue
+			}
+		}
+		end := i + 1 // the lazy non-space run rs[i:end]
+		for {
+			// A hyphen after two letters (or after L-L-), before a letter,
+			// an optional hyphen and a letter: the word ends after it.
+			if is(end, '-') && (at(end-1, reLetter) && at(end-2, reLetter) || at(end-1, reLetter) && is(end-2, '-') && at(end-3, reLetter)) &&
+				at(end+1, reLetter) && (at(end+2, reLetter) || is(end+2, '-') && at(end+3, reLetter)) {
+				end++
+				break
+			}
+			if end == n || wrapSpace(rs[end]) {
+				break
+			}
+			if at(end-1, rePunct) {
+				if _, ok := dashWord(end); ok {
+					break
+				}
+			}
+			end++
+		}
+		out = append(out, rs[i:end])
+		i = end
+	}
+	return out
 }
 
 func filterXMLAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1475,5 +1723,5 @@ func filterXMLAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if len(parts) > 0 && truthy(a[0]) {
 		s = " " + s
 	}
-	return markupValue(s), nil
+	return strValue(s), nil // Markup only with autoescape on
 }

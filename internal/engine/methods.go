@@ -37,17 +37,10 @@ func init() {
 	}
 	s("upper", nil, strFn(pyUpper))
 	s("lower", nil, strFn(pyLower))
-	s("casefold", nil, strFn(pyLower))
+	s("casefold", nil, strFn(pyCasefold))
 	s("title", nil, strFn(pyTitle))
 	s("capitalize", nil, strFn(pyCapitalize))
-	s("swapcase", nil, strFn(func(x string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsUpper(r) {
-				return unicode.ToLower(r)
-			}
-			return unicode.ToUpper(r)
-		}, x)
-	}))
+	s("swapcase", nil, strFn(pySwapcase))
 	strip := func(trim func(string, string) string, trimSpace func(string) string) builtinFn {
 		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			if a[0].k == None {
@@ -60,9 +53,9 @@ func init() {
 			return strValue(trim(in.s, chars)), nil
 		}
 	}
-	s("strip", []param{opt("chars", none)}, strip(strings.Trim, func(x string) string { return strings.TrimFunc(x, unicode.IsSpace) }))
-	s("lstrip", []param{opt("chars", none)}, strip(strings.TrimLeft, func(x string) string { return strings.TrimLeftFunc(x, unicode.IsSpace) }))
-	s("rstrip", []param{opt("chars", none)}, strip(strings.TrimRight, func(x string) string { return strings.TrimRightFunc(x, unicode.IsSpace) }))
+	s("strip", []param{opt("chars", none)}, strip(strings.Trim, func(x string) string { return strings.TrimFunc(x, pyIsSpace) }))
+	s("lstrip", []param{opt("chars", none)}, strip(strings.TrimLeft, func(x string) string { return strings.TrimLeftFunc(x, pyIsSpace) }))
+	s("rstrip", []param{opt("chars", none)}, strip(strings.TrimRight, func(x string) string { return strings.TrimRightFunc(x, pyIsSpace) }))
 	s("split", []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return pySplit(st, in.s, a[0], a[1], false)
 	})
@@ -200,21 +193,37 @@ func init() {
 	s("rfind", rng, find(true, false))
 	s("index", rng, find(false, true))
 	s("rindex", rng, find(true, true))
-	s("isdigit", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsDigit) }))
-	s("isdecimal", nil, boolFn(func(x string) bool {
-		return x != "" && allRunes(x, func(r rune) bool { return unicode.Is(unicode.Nd, r) })
+	s("isdigit", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDigit) }))
+	s("isdecimal", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDecimal) }))
+	s("isnumeric", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsNumeric) }))
+	s("isalpha", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlpha) }))
+	s("isalnum", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlnum) }))
+	s("isascii", nil, boolFn(isASCII))
+	s("isprintable", nil, boolFn(func(x string) bool { return allRunes(x, pyIsPrintable) }))
+	s("isidentifier", nil, boolFn(func(x string) bool {
+		for i, r := range x {
+			if !(r == '_' || unicode.IsLetter(r) || i > 0 && (unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc))) {
+				return false
+			}
+		}
+		return x != ""
 	}))
-	s("isnumeric", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsNumber) }))
-	s("isalpha", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsLetter) }))
-	s("isalnum", nil, boolFn(func(x string) bool {
-		return x != "" && allRunes(x, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
-	}))
-	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, unicode.IsSpace) }))
-	s("islower", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsLower) }))
-	s("isupper", nil, boolFn(func(x string) bool { return isCasedAll(x, unicode.IsUpper) }))
-	s("istitle", nil, boolFn(func(x string) bool {
-		return x != "" && pyTitle(x) == x && isCasedAll(x, func(rune) bool { return true })
-	}))
+	remove := func(name string, cut func(s, affix string) (string, bool)) {
+		s(name, []param{req(name[len("remove"):])}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+			x, err := argStr(name, name[len("remove"):], a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			r, _ := cut(in.s, x)
+			return strValue(r), nil
+		})
+	}
+	remove("removeprefix", strings.CutPrefix)
+	remove("removesuffix", strings.CutSuffix)
+	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsSpace) }))
+	s("islower", nil, boolFn(pyIsLower))
+	s("isupper", nil, boolFn(pyIsUpper))
+	s("istitle", nil, boolFn(pyIsTitle))
 	pad := func(kind byte) builtinFn {
 		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			w, err := argInt("ljust", "width", a[0])
@@ -242,10 +251,7 @@ func init() {
 			case 'r':
 				return strValue(strings.Repeat(fill, p) + in.s), nil
 			}
-			left := p / 2
-			if p%2 == 1 && n%2 == 1 {
-				left++
-			}
+			left := centerLeft(p, int(w))
 			return strValue(strings.Repeat(fill, left) + in.s + strings.Repeat(fill, p-left)), nil
 		}
 	}
@@ -349,6 +355,9 @@ func init() {
 		return listValue(out), nil
 	})
 	d("get", []param{req("key"), opt("default", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		if t := unhashable(a[0]); t != "" {
+			return Value{}, fmt.Errorf("unhashable type: '%s'", t)
+		}
 		if v, ok := dictGet(in, a[0]); ok {
 			return v, nil
 		}
@@ -401,6 +410,91 @@ func init() {
 		}
 		methods[name].list = refuse(name, immutable)
 	}
+	// The methods markupsafe.Markup wraps (in MarkupSafe 2.1, which
+	// Debian's python3-jinja2 uses; 3.0 escapes fewer arguments and wraps
+	// casefold and removeprefix too): on a markup string their string
+	// arguments are escaped and the result is markup; split and its kind
+	// return markup pieces.
+	for _, name := range []string{"capitalize", "title", "lower", "upper", "replace", "ljust", "rjust", "lstrip", "rstrip",
+		"center", "strip", "expandtabs", "swapcase", "zfill", "format", "partition", "rpartition"} {
+		methods[name].str = markupMethod(methods[name].str, true)
+	}
+	for _, name := range []string{"split", "rsplit", "splitlines"} {
+		methods[name].str = markupMethod(methods[name].str, false)
+	}
+	join := methods["join"].str
+	markupJoin := *join
+	markupJoin.fn = func(st *state, in Value, a []Value, ex *extra) (Value, error) {
+		if !in.isMarkup() {
+			return join.fn(st, in, a, ex)
+		}
+		// Markup.join escapes every item first (so it joins numbers too).
+		items, err := values(a[0])
+		if err != nil {
+			return Value{}, err
+		}
+		esc := make([]Value, len(items))
+		for i, it := range items {
+			if esc[i], err = escapeValue(it); err != nil {
+				return Value{}, err
+			}
+		}
+		r, err := join.fn(st, in, []Value{listValue(esc)}, ex)
+		return markupLike(in, r), err
+	}
+	methods["join"].str = &markupJoin
+}
+
+// markupMethod wraps a string method for markup receivers.
+func markupMethod(d *builtinDef, escapeArgs bool) *builtinDef {
+	w := *d
+	w.fn = func(st *state, in Value, a []Value, ex *extra) (Value, error) {
+		if !in.isMarkup() {
+			return d.fn(st, in, a, ex)
+		}
+		if escapeArgs {
+			esc := make([]Value, len(a))
+			for i, x := range a {
+				esc[i] = x
+				if x.k == String {
+					esc[i] = markupValue(htmlEscape(x.s))
+					if x.isMarkup() {
+						esc[i] = x
+					}
+				}
+			}
+			a = esc
+			if ex != nil {
+				e2 := &extra{kw: ex.kw}
+				for _, x := range ex.rest {
+					if x.k == String && !x.isMarkup() {
+						x = markupValue(htmlEscape(x.s))
+					}
+					e2.rest = append(e2.rest, x)
+				}
+				if ex.kw != nil {
+					e2.kw = NewOrderedDict()
+					for i, k := range ex.kw.keys {
+						x := ex.kw.vals[i]
+						if x.k == String && !x.isMarkup() {
+							x = markupValue(htmlEscape(x.s))
+						}
+						e2.kw.Set(k, x)
+					}
+				}
+				ex = e2
+			}
+		}
+		r, err := d.fn(st, in, a, ex)
+		if err != nil {
+			return r, err
+		}
+		if r.k == List || r.k == Tuple {
+			return markupItems(r), nil
+		}
+		return markupLike(in, r), nil
+	}
+	return &w
 }
 
 // callMethod calls recv.name(args) for the receiver's type.
@@ -438,18 +532,6 @@ func allRunes(s string, f func(rune) bool) bool {
 	return true
 }
 
-// pyUpper and pyLower are Python's str.upper and str.lower, which expand
-// "ß" to "SS" where Go keeps it.
-func pyUpper(s string) string {
-	u := strings.ToUpper(s)
-	if strings.ContainsRune(u, 'ß') {
-		u = strings.ReplaceAll(u, "ß", "SS")
-	}
-	return u
-}
-
-func pyLower(s string) string { return strings.ToLower(s) }
-
 // pySplit is Python's str.split and str.rsplit.
 func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {
 	maxsplit, err := argInt("split", "maxsplit", maxV)
@@ -461,7 +543,7 @@ func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {
 		// Count the fields first: the list is charged before it is made.
 		n, in := 0, false
 		for _, r := range s {
-			sp := unicode.IsSpace(r)
+			sp := pyIsSpace(r)
 			if !sp && !in {
 				n++
 			}
@@ -470,25 +552,25 @@ func pySplit(st *state, s string, sepV, maxV Value, right bool) (Value, error) {
 		if err := st.chargeItems(n); err != nil {
 			return Value{}, err
 		}
-		fields := strings.FieldsFunc(s, unicode.IsSpace)
+		fields := strings.FieldsFunc(s, pyIsSpace)
 		if maxsplit >= 0 && int64(len(fields)) > maxsplit+1 {
 			// Python keeps the rest of the string, from the first
 			// character of the field, untouched.
 			if right {
-				rest := strings.TrimRightFunc(s, unicode.IsSpace)
+				rest := strings.TrimRightFunc(s, pyIsSpace)
 				var tail []string
 				for i := int64(0); i < maxsplit; i++ {
-					j := strings.LastIndexFunc(rest, unicode.IsSpace)
+					j := strings.LastIndexFunc(rest, pyIsSpace)
 					tail = append([]string{rest[j+1:]}, tail...)
-					rest = strings.TrimRightFunc(rest[:j+1], unicode.IsSpace)
+					rest = strings.TrimRightFunc(rest[:j+1], pyIsSpace)
 				}
 				parts = append([]string{rest}, tail...)
 			} else {
-				rest := strings.TrimLeftFunc(s, unicode.IsSpace)
+				rest := strings.TrimLeftFunc(s, pyIsSpace)
 				for i := int64(0); i < maxsplit; i++ {
-					j := strings.IndexFunc(rest, unicode.IsSpace)
+					j := strings.IndexFunc(rest, pyIsSpace)
 					parts = append(parts, rest[:j])
-					rest = strings.TrimLeftFunc(rest[j:], unicode.IsSpace)
+					rest = strings.TrimLeftFunc(rest[j:], pyIsSpace)
 				}
 				parts = append(parts, rest)
 			}
@@ -643,7 +725,7 @@ func slice(st *state, v, start, stop, step Value) (Value, error) {
 	}
 	if v.k == String {
 		if runes == nil && stp == 1 {
-			return strValue(v.s[a : a+count]), nil
+			return markupLike(v, strValue(v.s[a:a+count])), nil
 		}
 		if err := st.charge(int(count) * 4); err != nil {
 			return Value{}, err
@@ -656,7 +738,7 @@ func slice(st *state, v, start, stop, step Value) (Value, error) {
 				b.WriteRune(runes[i])
 			}
 		}
-		return strValue(b.String()), nil
+		return markupLike(v, strValue(b.String())), nil
 	}
 	if err := st.chargeItems(int(count)); err != nil {
 		return Value{}, err
@@ -670,6 +752,13 @@ func slice(st *state, v, start, stop, step Value) (Value, error) {
 
 // percentFormat is Python's printf-style "fmt % args".
 func percentFormat(st *state, format string, args Value) (Value, error) {
+	return percentFormatEscaped(st, format, args, false)
+}
+
+// percentFormatEscaped is format % args; with esc, as markup's % is: what
+// %s and %r make of an argument is HTML-escaped (a markup string's %s as it
+// is) before it is padded, and the result is markup.
+func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value, error) {
 	var items []Value
 	var mapping Value
 	switch args.k {
@@ -731,7 +820,18 @@ func percentFormat(st *state, format string, args Value) (Value, error) {
 			v = items[next]
 			next++
 		}
-		s, err := formatOne(spec, verb, v)
+		var s string
+		var err error
+		switch {
+		case esc && verb == 's' && v.isMarkup():
+			s = fmt.Sprintf("%"+spec+"s", v.s)
+		case esc && (verb == 's' || verb == 'r' || verb == 'a'):
+			if s, err = formatOne("", verb, v); err == nil {
+				s = fmt.Sprintf("%"+spec+"s", htmlEscape(s))
+			}
+		default:
+			s, err = formatOne(spec, verb, v)
+		}
 		if err != nil {
 			return Value{}, err
 		}
@@ -740,8 +840,14 @@ func percentFormat(st *state, format string, args Value) (Value, error) {
 			return Value{}, err
 		}
 	}
-	if mapping.k != Dict && next < len(items) {
+	// As CPython: an argument that has items (a dict, a list, Jinja's
+	// Undefined) is never "not converted", whether or not the format used
+	// it.
+	if mapping.k != Dict && next < len(items) && !((args.k == List || args.k == Undefined) && len(items) == 1) {
 		return Value{}, fmt.Errorf("not all arguments converted during string formatting")
+	}
+	if esc {
+		return markupValue(b.String()), nil
 	}
 	return strValue(b.String()), nil
 }
@@ -861,7 +967,15 @@ func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 				if k < 0 {
 					k = len(path) - 1
 				}
-				v, err = getAttr(v, path[1:k+1])
+				// Python's getattr: a dict's keys are not attributes, and a
+				// missing attribute is an error, not undefined.
+				attr := path[1 : k+1]
+				if v.k != Dict {
+					v, err = getAttr(v, attr)
+				}
+				if err == nil && (v.k == Dict || v.k == Undefined) {
+					err = fmt.Errorf("format: %s has no attribute %q", typeName(v), attr)
+				}
 				path = path[k+1:]
 			} else {
 				k := strings.IndexByte(path, ']')
@@ -869,10 +983,14 @@ func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 					return Value{}, fmt.Errorf("missing ']' in format string")
 				}
 				key := path[1:k]
-				if n, e := strconv.Atoi(key); e == nil {
+				container := v
+				if n, e := strconv.Atoi(key); e == nil && isDigitByte(key[0]) {
 					v, err = getItem(v, intValue(int64(n)))
 				} else {
 					v, err = getItem(v, strValue(key))
+				}
+				if err == nil && v.k == Undefined {
+					err = fmt.Errorf("format: %s has no item [%s]", typeName(container), key)
 				}
 				path = path[k+1:]
 			}
@@ -901,6 +1019,15 @@ func formatSpec(v Value, spec string) (string, error) {
 	if spec == "" {
 		return str1(v)
 	}
+	// As Python's __format__: only strings and numbers take a spec (a
+	// boolean as the integer it is); anything else refuses one.
+	switch v.k {
+	case Bool:
+		v = intValue(v.n)
+	case String, Int, Float:
+	default:
+		return "", fmt.Errorf("unsupported format string passed to %s.__format__", typeName(v))
+	}
 	fill, align := " ", byte(0)
 	if len(spec) >= 2 && strings.IndexByte("<>^=", spec[1]) >= 0 {
 		r, n := utf8.DecodeRuneInString(spec)
@@ -914,6 +1041,8 @@ func formatSpec(v Value, spec string) (string, error) {
 	if spec != "" && strings.IndexByte("+- ", spec[0]) >= 0 {
 		sign, spec = spec[:1], spec[1:]
 	}
+	alt := strings.HasPrefix(spec, "#") // 0x, 0o, 0b before the digits
+	spec = strings.TrimPrefix(spec, "#")
 	if strings.HasPrefix(spec, "0") && align == 0 {
 		fill, align = "0", '='
 	}
@@ -923,8 +1052,11 @@ func formatSpec(v Value, spec string) (string, error) {
 	}
 	width, _ := strconv.Atoi(spec[:k])
 	spec = spec[k:]
-	comma := strings.HasPrefix(spec, ",")
-	spec = strings.TrimPrefix(spec, ",")
+	group := ""
+	if strings.HasPrefix(spec, ",") || strings.HasPrefix(spec, "_") {
+		group, spec = spec[:1], spec[1:]
+	}
+	comma := group != ""
 	prec := -1
 	if strings.HasPrefix(spec, ".") {
 		k = 1
@@ -935,14 +1067,34 @@ func formatSpec(v Value, spec string) (string, error) {
 		spec = spec[k:]
 	}
 	typ := spec
-	var body string
+	var body, prefix string
 	switch typ {
 	case "", "s":
+		if typ == "s" && v.isNumber() {
+			return "", fmt.Errorf("unknown format code 's' for %s", typeName(v))
+		}
+		if comma && (typ == "s" || !v.isNumber()) {
+			return "", fmt.Errorf("cannot specify '%s' with 's'", group)
+		}
 		if v.k == Float && typ == "" {
 			if prec >= 0 {
 				body = strconv.FormatFloat(v.float(), 'g', prec, 64)
 			} else {
 				body = string(appendFloat(nil, v.float()))
+			}
+			if comma {
+				intPart, frac, found := strings.Cut(body, ".")
+				body = groupThousands(intPart, group)
+				if found {
+					body += "." + frac
+				}
+			}
+			break
+		}
+		if comma && v.k != Float {
+			body = groupThousands(strconv.FormatInt(v.n, 10), group)
+			if align == 0 {
+				align = '>'
 			}
 			break
 		}
@@ -966,7 +1118,7 @@ func formatSpec(v Value, spec string) (string, error) {
 		}
 		body = strconv.FormatInt(v.n, 10)
 		if comma {
-			body = groupThousands(body)
+			body = groupThousands(body, group)
 		}
 	case "f", "F", "e", "E", "g", "G", "%":
 		if !v.isNumber() {
@@ -986,7 +1138,7 @@ func formatSpec(v Value, spec string) (string, error) {
 		}
 		if comma {
 			intPart, frac, _ := strings.Cut(body, ".")
-			body = groupThousands(intPart)
+			body = groupThousands(intPart, group)
 			if frac != "" {
 				body += "." + frac
 			}
@@ -1000,6 +1152,9 @@ func formatSpec(v Value, spec string) (string, error) {
 		if typ == "X" {
 			body = strings.ToUpper(body)
 		}
+		if alt {
+			prefix = "0" + typ
+		}
 	default:
 		return "", fmt.Errorf("unsupported format spec %q", typ)
 	}
@@ -1012,6 +1167,7 @@ func formatSpec(v Value, spec string) (string, error) {
 	} else {
 		sign = ""
 	}
+	sign += prefix
 	if align == 0 {
 		align = '>'
 	}
@@ -1032,13 +1188,13 @@ func formatSpec(v Value, spec string) (string, error) {
 	return p + sign + body, nil
 }
 
-func groupThousands(s string) string {
+func groupThousands(s, sep string) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
+			b.WriteString(sep)
 		}
 		b.WriteRune(c)
 	}
@@ -1047,3 +1203,7 @@ func groupThousands(s string) string {
 	}
 	return b.String()
 }
+
+// centerLeft is how much of pad str.center puts on the left, as CPython
+// computes it: half, plus one when both the padding and the width are odd.
+func centerLeft(pad, width int) int { return pad/2 + (pad & width & 1) }

@@ -318,6 +318,12 @@ func getAttr(v Value, name string) (Value, error) {
 		if slices.Contains(listMethods, name) {
 			return objectValue(&boundMethod{recv: v, name: name}), nil
 		}
+		if sd, ok := v.ref.(*seqData); ok {
+			// A named tuple: groupby's (grouper, list).
+			if i := slices.Index(sd.names, name); i >= 0 {
+				return sd.items[i], nil
+			}
+		}
 		return undefined, nil
 	case Object:
 		switch o := v.ref.(type) {
@@ -331,12 +337,14 @@ func getAttr(v Value, name string) (Value, error) {
 			}
 		case *loopObj:
 			return o.attr(name)
+		case *macro:
+			return o.attr(name), nil
 		case *cycler:
 			switch name {
-			case "next", "reset":
-				return objectValue(&boundMethod{recv: v, name: name}), nil
 			case "current":
 				return o.items[o.pos%len(o.items)], nil
+			case "next", "reset":
+				return objectValue(&boundMethod{recv: v, name: name}), nil
 			}
 		case hostStruct:
 			if x, ok := o.field(name); ok {
@@ -372,7 +380,7 @@ func getItem(v Value, key Value) (Value, error) {
 		}
 	case String:
 		if key.k == Int || key.k == Bool {
-			return strIndex(v.s, key.n), nil
+			return markupLike(v, strIndex(v.s, key.n)), nil
 		}
 	case Dict:
 		if x, ok := dictGet(v, key); ok {
@@ -632,6 +640,9 @@ func contains(container, item Value) (bool, error) {
 		}
 		return false, nil
 	case Dict:
+		if t := unhashable(item); t != "" {
+			return false, fmt.Errorf("unhashable type: '%s'", t)
+		}
 		_, ok := dictGet(container, item)
 		return ok, nil
 	case Object:
@@ -656,6 +667,9 @@ func contains(container, item Value) (bool, error) {
 var errOverflow = errors.New("integer overflow: the result does not fit in 64 bits")
 
 func arith(st *state, op string, a, b Value) (Value, error) {
+	if op == "%" && a.k == String && b.k == Undefined {
+		return percentFormat(st, a.s, b) // "%s" % undefined: str() of it, ""
+	}
 	if a.k == Undefined || b.k == Undefined {
 		return Value{}, errUndefinedUse
 	}
@@ -670,6 +684,12 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 		if a.k == String && b.k == String {
 			if err := st.charge(len(a.s) + len(b.s)); err != nil {
 				return Value{}, err
+			}
+			if a.isMarkup() || b.isMarkup() {
+				if err := st.charge(len(a.s) + len(b.s)); err != nil {
+					return Value{}, err
+				}
+				return markupConcat(a, b)
 			}
 			return strValue(a.s + b.s), nil
 		}
@@ -701,7 +721,7 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 				if err := st.charge(len(a.s) * int(n)); err != nil {
 					return Value{}, err
 				}
-				return strValue(strings.Repeat(a.s, int(n))), nil
+				return markupLike(a, strValue(strings.Repeat(a.s, int(n)))), nil
 			case a.isSeq():
 				na := seqLen(a)
 				if na > 0 && n > int64(st.budgetLeft()/(na*valueSize))+1 {
@@ -721,7 +741,7 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 		}
 	case "%":
 		if a.k == String {
-			return percentFormat(st, a.s, b)
+			return percentFormatEscaped(st, a.s, b, a.isMarkup())
 		}
 	}
 	return Value{}, fmt.Errorf("unsupported operand types for %s: %s and %s", op, typeName(a), typeName(b))
@@ -822,15 +842,13 @@ func floatArith(op string, x, y float64) (Value, error) {
 		if y == 0 {
 			return Value{}, errors.New("float floor division by zero")
 		}
-		return floatValue(math.Floor(x / y)), nil
+		d, _ := floatDivmod(x, y)
+		return floatValue(d), nil
 	case "%":
 		if y == 0 {
 			return Value{}, errors.New("float modulo by zero")
 		}
-		m := math.Mod(x, y)
-		if m != 0 && (m < 0) != (y < 0) {
-			m += y
-		}
+		_, m := floatDivmod(x, y)
 		return floatValue(m), nil
 	case "**":
 		if x == 0 && y < 0 {
@@ -839,4 +857,73 @@ func floatArith(op string, x, y float64) (Value, error) {
 		return floatValue(math.Pow(x, y)), nil
 	}
 	return Value{}, fmt.Errorf("unknown operator %s", op)
+}
+
+// attr is a macro's attributes, as Jinja's Macro has them: its name, the
+// names of its parameters, and whether its body uses varargs, kwargs and
+// caller.
+func (m *macro) attr(name string) Value {
+	d := m.def
+	switch name {
+	case "name":
+		return strValue(d.name)
+	case "arguments":
+		names := make([]Value, len(d.params))
+		for i, p := range d.params {
+			names[i] = strValue(p.name)
+		}
+		return tupleValue(names)
+	case "catch_varargs":
+		return boolValue(d.varargs >= 0)
+	case "catch_kwargs":
+		return boolValue(d.kwargs >= 0)
+	case "caller":
+		return boolValue(d.caller >= 0)
+	}
+	return undefined
+}
+
+// unhashable names the Python type of a value that cannot be a dict key
+// (a list, a dict, or a tuple holding one), which "in" of a dict refuses
+// as Python does; "" for a hashable value.
+func unhashable(v Value) string {
+	switch v.k {
+	case List:
+		return "list"
+	case Dict:
+		return "dict"
+	case Tuple:
+		for i := 0; i < seqLen(v); i++ {
+			if t := unhashable(seqAt(v, i)); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// floatDivmod is CPython's float divmod: the remainder has the divisor's
+// sign (a zero one too: -0.0 % 1 is 0.0), and the quotient is computed
+// from it, so 1 // 0.1 is 9.0, as Python has it, not floor(1 / 0.1).
+func floatDivmod(x, y float64) (div, mod float64) {
+	mod = math.Mod(x, y)
+	div = (x - mod) / y
+	if mod != 0 {
+		if (y < 0) != (mod < 0) {
+			mod += y
+			div -= 1
+		}
+	} else {
+		mod = math.Copysign(0, y)
+	}
+	if div != 0 {
+		f := math.Floor(div)
+		if div-f > 0.5 {
+			f++
+		}
+		div = f
+	} else {
+		div = math.Copysign(0, x/y)
+	}
+	return div, mod
 }

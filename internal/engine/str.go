@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 )
 
 // How values print: str() for {{ x }}, repr() inside lists and dicts, as
@@ -82,7 +81,7 @@ func (p *printer) repr(v Value, depth int) error {
 	}
 	switch v.k {
 	case Undefined:
-		return nil
+		return p.write("Undefined") // repr(Undefined), inside a list or dict
 	case None:
 		return p.write("None")
 	case Bool:
@@ -99,6 +98,9 @@ func (p *printer) repr(v Value, depth int) error {
 	case String:
 		if len(p.b)+len(v.s)+2 > p.limit {
 			return errPrintSize // before quoting it
+		}
+		if v.isMarkup() {
+			return p.write("Markup(" + pyQuote(v.s) + ")")
 		}
 		return p.write(pyQuote(v.s))
 	case List, Tuple:
@@ -328,7 +330,7 @@ func pyQuote(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r == ' ' || unicode.IsPrint(r):
+		case r == ' ' || pyIsPrintable(r):
 			b.WriteRune(r)
 		case r < 0x100:
 			fmt.Fprintf(&b, `\x%02x`, r)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"unicode"
 )
 
 // Jinja's built-in tests (jinja2/tests.py). "x is defined" on a plain name
@@ -20,6 +19,9 @@ func init() {
 	define(tests,
 		test1("boolean", func(v Value) bool { return v.k == Bool }),
 		test1("callable", func(v Value) bool {
+			if v.k == Undefined {
+				return true // Jinja's Undefined has a __call__ (that raises)
+			}
 			switch v.ref.(type) {
 			case *macro, *builtin, *boundMethod, *joiner:
 				return true
@@ -47,16 +49,12 @@ func init() {
 		cmp("eq", "=="), cmp("ne", "!="), cmp("lt", "<"), cmp("le", "<="), cmp("gt", ">"), cmp("ge", ">="),
 		test1("escaped", func(v Value) bool { return v.isMarkup() }),
 		&builtinDef{name: "even", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
-			if in.k != Int && in.k != Bool {
-				return Value{}, fmt.Errorf("even needs an integer, not %s", typeName(in))
-			}
-			return boolValue(in.n%2 == 0), nil
+			r, err := mod2("even", in)
+			return boolValue(err == nil && r == 0), err
 		}},
 		&builtinDef{name: "odd", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
-			if in.k != Int && in.k != Bool {
-				return Value{}, fmt.Errorf("odd needs an integer, not %s", typeName(in))
-			}
-			return boolValue(in.n%2 != 0), nil
+			r, err := mod2("odd", in)
+			return boolValue(err == nil && r == 1), err
 		}},
 		test1("false", func(v Value) bool { return v.k == Bool && v.n == 0 }),
 		test1("true", func(v Value) bool { return v.k == Bool && v.n == 1 }),
@@ -74,9 +72,11 @@ func init() {
 			ok, err := contains(a[0], in)
 			return boolValue(ok), err
 		}},
+		// Jinja's Undefined iterates as empty and has a length, so it is
+		// iterable and a sequence.
 		test1("iterable", func(v Value) bool {
 			switch v.k {
-			case List, Tuple, Dict, String:
+			case List, Tuple, Dict, String, Undefined:
 				return true
 			case Object:
 				_, ok := v.ref.(hostBytes)
@@ -84,15 +84,17 @@ func init() {
 			}
 			return false
 		}),
-		test1("lower", func(v Value) bool { s, _ := str1(v); return isCasedAll(s, unicode.IsLower) }),
-		test1("upper", func(v Value) bool { s, _ := str1(v); return isCasedAll(s, unicode.IsUpper) }),
+		test1("lower", func(v Value) bool { s, _ := str1(v); return pyIsLower(s) }),
+		test1("upper", func(v Value) bool { s, _ := str1(v); return pyIsUpper(s) }),
 		test1("mapping", func(v Value) bool { return v.k == Dict }),
 		test1("none", func(v Value) bool { return v.k == None }),
 		test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool }),
 		&builtinDef{name: "sameas", params: []param{req("other")}, fn: func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 			return boolValue(sameAs(in, a[0])), nil
 		}},
-		test1("sequence", func(v Value) bool { return v.k == List || v.k == Tuple || v.k == Dict || v.k == String }),
+		test1("sequence", func(v Value) bool {
+			return v.k == List || v.k == Tuple || v.k == Dict || v.k == String || v.k == Undefined
+		}),
 		test1("string", func(v Value) bool { return v.k == String }),
 	)
 	alias(tests, "==", "eq")
@@ -106,19 +108,17 @@ func init() {
 	alias(tests, ">=", "ge")
 }
 
-// isCasedAll is Python's str.islower/isupper: at least one cased
-// character, and every cased character passes is.
-func isCasedAll(s string, is func(rune) bool) bool {
-	cased := false
-	for _, r := range s {
-		if unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) {
-			if !is(r) {
-				return false
-			}
-			cased = true
-		}
+// mod2 is value % 2, which Jinja's even and odd compare with 0 and 1: a
+// float may be even (2.0) or odd (3.0), or neither (2.5).
+func mod2(test string, v Value) (float64, error) {
+	switch v.k {
+	case Int, Bool:
+		return float64(v.n & 1), nil
+	case Float:
+		r, err := floatArith("%", v.float(), 2)
+		return r.float(), err
 	}
-	return cased
+	return 0, fmt.Errorf("%s needs a number, not %s", test, typeName(v))
 }
 
 // sameAs is Python's "is": the same object, or the same singleton.

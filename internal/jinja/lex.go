@@ -480,6 +480,13 @@ func lexNumber(l *lexer) stateFn {
 	}
 	i := digits(start, isDigit)
 	isFloat := false
+	if start > 0 && s[start-1] == '.' {
+		// As Jinja's float pattern ((?<!\.)…): no float starts right after
+		// a dot, so items.0.1 is items[0][1].
+		l.pos = i
+		l.emit(itemInt, start, strings.ReplaceAll(s[start:i], "_", ""))
+		return lexInside
+	}
 	if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
 		isFloat = true
 		i = digits(i+1, isDigit)

@@ -656,12 +656,14 @@ func (p *parser) parseAssignTarget(withNamespace bool, stop string) Expr {
 	comma := false
 	for p.skipOp(",") {
 		comma = true
-		// A trailing comma, as Jinja's is_tuple_end allows it: before
-		// the end of the tag or a ")", and in for before "in" (not
-		// before "=": {% set a, = x %} is an error in Jinja).
-		if p.isName(stop) || p.isOp(")") || p.peek().typ == itemBlockEnd {
+		// A trailing comma, as Jinja 3.1's parser allows it: before a
+		// ")" or the end of the tag; not before "in" or "=" ({% for a,
+		// in x %} and {% set a, = x %} are errors in Jinja).
+		if p.isOp(")") || p.peek().typ == itemBlockEnd {
 			break
 		}
+		// Outside parentheses, as in Jinja, a comma needs a target after
+		// it: "for x, in" and "set x, =" are refused.
 		items = append(items, p.parseTargetItem(withNamespace))
 	}
 	if !comma {
@@ -1413,6 +1415,15 @@ func (p *parser) parseCallArgs() callArgs {
 
 func (p *parser) parseCall(fn Expr) Expr {
 	a := p.parseCallArgs()
+	// A call compiles to a Python call in Jinja, which refuses a keyword
+	// given twice (filters and tests take theirs as a dict: the last wins).
+	for i, k := range a.kwargs {
+		for _, prev := range a.kwargs[:i] {
+			if prev.Name == k.Name {
+				p.fail(syntaxf(k.Pos, "keyword argument %s is given twice", k.Name))
+			}
+		}
+	}
 	return &CallExpr{Pos: fn.Position(), Fn: fn, Args: a.args, Kwargs: a.kwargs, DynArgs: a.dyn, DynKwargs: a.dynkw}
 }
 
