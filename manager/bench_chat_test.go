@@ -86,3 +86,35 @@ func BenchmarkRenderSameTextWithoutChat(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRenderOneLine is a one-line template beside the same line as
+// one chat message: RenderMessages' fixed cost over Render (target: at
+// most 1.5×). The text is Chinese, as the default set's is: trimming a
+// message must not decode every rune at its ends.
+func BenchmarkRenderOneLine(b *testing.B) {
+	const line = `你好，{{ name }}！请用{{ language }}回答下面的问题。`
+	m, err := manager.New(set(`{"version":1,"templates":{
+		"text":{"path":"text.md","variables":["name","language"]},
+		"chat":{"path":"chat.md","variables":["name","language"]}}}`,
+		map[string]string{"text.md": line, "chat.md": `{% chat role="user" %}` + line + `{% endchat %}`}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	vars := map[string]any{"name": "小明", "language": "中文"}
+	b.Run("render", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := m.Render("text", vars); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("messages", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := m.RenderMessages("chat", vars); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

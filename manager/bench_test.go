@@ -149,11 +149,12 @@ func BenchmarkRender(b *testing.B) {
 			}
 		})
 		b.Run(w.name+"/promptkit_messages", func(b *testing.B) {
-			got, err := m.RenderMessages(w.name+"_chat", w.vars)
+			chat := w.name + "_chat"
+			got, err := m.RenderMessages(chat, w.vars)
 			benchCheckMessages(b, w, got, err)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := m.RenderMessages(w.name+"_chat", w.vars); err != nil {
+				if _, err := m.RenderMessages(chat, w.vars); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -68,11 +68,12 @@ type templateJSON struct {
 }
 
 type variableJSON struct {
-	Name        string `json:"name"`
-	Required    bool   `json:"required"`
-	HasDefault  bool   `json:"has_default"`
-	Default     any    `json:"default"` // only with has_default (then also when null)
-	Description string `json:"description"`
+	Name        string          `json:"name"`
+	Required    bool            `json:"required"`
+	HasDefault  bool            `json:"has_default"`
+	Default     any             `json:"default"` // only with has_default (then also when null)
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema,omitempty"` // as index.json writes it; its file $refs are served at /v1/schemas/
 }
 
 // MarshalJSON leaves "default" out when there is none, and keeps it when
@@ -83,11 +84,12 @@ func (v variableJSON) MarshalJSON() ([]byte, error) {
 		return marshal(plain(v))
 	}
 	return marshal(struct {
-		Name        string `json:"name"`
-		Required    bool   `json:"required"`
-		HasDefault  bool   `json:"has_default"`
-		Description string `json:"description"`
-	}{v.Name, v.Required, v.HasDefault, v.Description})
+		Name        string          `json:"name"`
+		Required    bool            `json:"required"`
+		HasDefault  bool            `json:"has_default"`
+		Description string          `json:"description"`
+		Schema      json.RawMessage `json:"schema,omitempty"`
+	}{v.Name, v.Required, v.HasDefault, v.Description, v.Schema})
 }
 
 type templateList struct {
@@ -100,7 +102,7 @@ func describe(t manager.Template) templateJSON {
 	vars := make([]variableJSON, len(t.Variables))
 	for i, v := range t.Variables {
 		vars[i] = variableJSON{Name: v.Name, Required: v.Required, HasDefault: v.HasDefault,
-			Default: jsonValue(v.Default), Description: v.Description}
+			Default: jsonValue(v.Default), Description: v.Description, Schema: v.Schema}
 	}
 	return templateJSON{Name: t.Name, Path: t.Path, Description: t.Description, Variables: vars, Hash: t.Hash}
 }

@@ -28,8 +28,9 @@
 //
 // # Endpoints
 //
-//	GET  /v1/templates                  {"digest", "generation", "templates": [{name, path, description, hash, variables: [{name, required, has_default, default, description}]}]}
+//	GET  /v1/templates                  {"digest", "generation", "templates": [{name, path, description, hash, variables: [{name, required, has_default, default, description, schema}]}]}
 //	GET  /v1/templates/{name}           one template's declaration
+//	GET  /v1/schemas/{path}             a schema file a variable's schema $refs (relative to the set's root), application/schema+json
 //	POST /v1/templates/{name}:render    body: a JSON object of variables (empty: none) → the prompt, text/plain, exactly
 //	POST /v1/templates/{name}:messages  the same body → the chat messages, as manager.Message marshals them
 //	GET  /v1/builders                   {"builders": [{name, template, keys}]}
@@ -38,6 +39,11 @@
 //	GET  /v1/events                     server-sent events: a "status" event now and after every load attempt
 //	GET  /healthz                       {"status": "ok"|"degraded"|"unavailable", "generation", "digest", "time", "last_error"}
 //	GET  /metrics                       Prometheus text format
+//
+// A typed variable's "schema" is its JSON Schema as index.json writes it;
+// a $ref to a file resolves against the set's root (inside a schema file,
+// against that file), and /v1/schemas/ serves exactly the files the
+// schemas reference, so that a client can validate before it calls.
 //
 // With WithPreview: GET / (the page, with /preview/ assets) and
 // GET /v1/files/{path} (a file the set uses, for the page's source pane).

@@ -22,6 +22,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/templates", s.listTemplates)
 	mux.HandleFunc("GET /v1/templates/{name}", s.getTemplate)
 	mux.HandleFunc("POST /v1/templates/{call}", s.templateCall)
+	mux.HandleFunc("GET /v1/schemas/{path...}", s.serveSchema)
 	mux.HandleFunc("GET /v1/builders", s.listBuilders)
 	mux.HandleFunc("POST /v1/builders/{call}", s.builderCall)
 	if s.cfg.preview {

@@ -2,9 +2,7 @@ package server
 
 import (
 	"embed"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -68,23 +66,8 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, requestProblem(kindNotFound, fmt.Sprintf("%q is not a file of the template set", p)), nil)
 		return
 	}
-	f, err := s.files.Open(p)
-	if err != nil {
-		kind := kindNotFound
-		if !errors.Is(err, fs.ErrNotExist) {
-			kind = kindBadRequest
-		}
-		writeProblem(w, requestProblem(kind, "reading "+p+": "+err.Error()), nil)
-		return
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	switch {
-	case err != nil:
-		writeProblem(w, requestProblem(kindBadRequest, "reading "+p+": "+err.Error()), nil)
-		return
-	case len(b) > MaxFileBytes:
-		writeProblem(w, requestProblem(kindTooLarge, fmt.Sprintf("%s is larger than %d bytes", p, MaxFileBytes)), nil)
+	b, ok := s.serveRead(w, p)
+	if !ok {
 		return
 	}
 	writeText(w, string(b))

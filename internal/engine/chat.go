@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/seed-e7d2830f/promptkit/message"
 )
@@ -39,22 +40,21 @@ type (
 )
 
 func (s *chatSink) begin(st *state) {
-	s.open, s.start, s.first = true, len(st.out), len(s.parts)
+	s.open, s.start, s.first = true, st.out.Len(), len(s.parts)
 }
 
 // flush ends the current text part, trimmed of surrounding whitespace.
 func (s *chatSink) flush(st *state) {
-	text := st.out[s.start:]
-	a := s.start + len(text) - len(bytes.TrimLeftFunc(text, unicode.IsSpace))
-	b := s.start + len(bytes.TrimRightFunc(text, unicode.IsSpace))
+	a, b := trimmed(st.out.String()[s.start:])
+	a, b = s.start+a, s.start+b
 	if b > a {
 		s.parts = append(s.parts, sinkPart{a: a, b: b})
 	}
-	s.start = len(st.out)
+	s.start = st.out.Len()
 }
 
 func (s *chatSink) addImage(st *state, u string) error {
-	if len(st.out)+s.nurl+len(u) > st.max {
+	if st.out.Len()+s.nurl+len(u) > st.max {
 		st.over = true
 		return errOutput
 	}
@@ -87,20 +87,10 @@ func (s *chatSink) release() {
 }
 
 // finish returns the messages, out being the render's whole output: text
-// parts are substrings of it. The usual one message of one part takes one
-// allocation.
+// parts are substrings of it. Up to eight messages and eight parts take
+// one allocation, holding both.
 func (s *chatSink) finish(out string) []message.Message {
-	var msgs []message.Message
-	var parts []message.Part
-	if len(s.msgs) == 1 && len(s.parts) == 1 {
-		one := new(struct {
-			m [1]message.Message
-			p [1]message.Part
-		})
-		msgs, parts = one.m[:], one.p[:]
-	} else {
-		msgs, parts = make([]message.Message, len(s.msgs)), make([]message.Part, len(s.parts))
-	}
+	msgs, parts := messageSlices(len(s.msgs), len(s.parts))
 	for i, p := range s.parts {
 		if p.a < 0 {
 			parts[i] = message.Part{Type: message.PartImage, URL: s.urls[p.b]}
@@ -116,6 +106,97 @@ func (s *chatSink) finish(out string) []message.Message {
 	}
 	return msgs
 }
+
+// messageSlices returns n messages and k parts. The messages and parts
+// of a render are allocated together, in a block of a size class that
+// holds both (a chat prompt has a few messages of one part each); only
+// larger ones take two allocations.
+func messageSlices(n, k int) ([]message.Message, []message.Part) {
+	type (
+		block1 struct {
+			m [1]message.Message
+			p [1]message.Part
+		}
+		block2 struct {
+			m [2]message.Message
+			p [2]message.Part
+		}
+		block4 struct {
+			m [4]message.Message
+			p [4]message.Part
+		}
+		block8 struct {
+			m [8]message.Message
+			p [8]message.Part
+		}
+	)
+	switch c := max(n, k); {
+	case c == 0:
+		return []message.Message{}, nil
+	case c <= 1:
+		b := new(block1)
+		return b.m[:n:n], b.p[:k:k]
+	case c <= 2:
+		b := new(block2)
+		return b.m[:n:n], b.p[:k:k]
+	case c <= 4:
+		b := new(block4)
+		return b.m[:n:n], b.p[:k:k]
+	case c <= 8:
+		b := new(block8)
+		return b.m[:n:n], b.p[:k:k]
+	}
+	return make([]message.Message, n), make([]message.Part, k)
+}
+
+// trimmed returns the span of text without its leading and trailing
+// white space (unicode.IsSpace). A message starts and ends with a letter
+// far more often than not, and many of those are not ASCII: a byte that
+// cannot begin or end a space's UTF-8 encoding ends the scan without
+// decoding a rune.
+func trimmed(text string) (a, b int) {
+	for a < len(text) {
+		c := text[a]
+		if c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				break
+			}
+			a++
+			continue
+		}
+		if c != 0xc2 && (c < 0xe1 || c > 0xe3) { // no space begins so
+			break
+		}
+		r, n := utf8.DecodeRuneInString(text[a:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		a += n
+	}
+	b = len(text)
+	for b > a {
+		c := text[b-1]
+		if c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				break
+			}
+			b--
+			continue
+		}
+		if c >= 0xc0 || (c > 0x8a && c != 0x9f && c != 0xa0 && c != 0xa8 && c != 0xa9 && c != 0xaf) {
+			break // no space ends so
+		}
+		r, n := utf8.DecodeLastRuneInString(text[a:b])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		b -= n
+	}
+	return a, b
+}
+
+// asciiSpace is unicode.IsSpace for ASCII.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // roleIndex is role's index in ChatRoles, or -1.
 func roleIndex(role string) int { return slices.Index(ChatRoles, role) }

@@ -167,12 +167,24 @@ func fromReflect(rv reflect.Value) Value {
 		if rv.IsNil() {
 			return none
 		}
+		if rv.Type() == mapStringAny && rv.CanInterface() {
+			// A map[string]any reached inside another container (the
+			// elements of a []map[string]any, say) is the dict FromGo
+			// makes of one passed directly, read without reflection.
+			// A map's interface holds its pointer: this allocates nothing.
+			return Value{k: Dict, ref: rv.Interface()}
+		}
 		return Value{k: Dict, ref: hostMap{rv}}
 	case reflect.Struct:
 		return objectValue(hostStruct{v: rv})
 	}
 	return objectValue(hostOpaque{typ: rv.Type().String()})
 }
+
+var (
+	mapStringAny    = reflect.TypeFor[map[string]any]()
+	mapStringString = reflect.TypeFor[map[string]string]()
+)
 
 // hostError carries a conversion problem out of a value access; the node
 // doing the access reports it with its position.
@@ -300,6 +312,13 @@ func (m hostMap) keys() []Value {
 
 // get looks a key up in a host map, converting it to the map's key type.
 func (m hostMap) get(key Value) (Value, bool) {
+	if key.k == String && m.v.Type() == mapStringString && m.v.CanInterface() {
+		x, ok := m.v.Interface().(map[string]string)[key.s]
+		if !ok {
+			return Value{}, false
+		}
+		return strValue(x), true
+	}
 	kt := m.v.Type().Key()
 	var kv reflect.Value
 	switch key.k {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/flosch/pongo2/v6"
 
@@ -50,7 +50,9 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, si
 	st.max, st.mem, st.work, st.iters = lim.MaxOutput, lim.MaxMemory, lim.MaxWork, lim.MaxIterations
 	st.sink, st.over, st.depth, st.at = sink, false, 0, nil
 	est := int(t.estimate.Load())
-	st.out = make([]byte, 0, min(est+est/8+64, lim.MaxOutput))
+	// Grow allocates without zeroing what the render then writes.
+	st.out = strings.Builder{}
+	st.out.Grow(min(est+est/8+64, lim.MaxOutput))
 	if cap(st.root.slots) < t.slots {
 		st.root.slots = make([]Value, t.slots)
 	}
@@ -90,14 +92,10 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, si
 	if st.over {
 		st.fail(nil, &limitError{fmt.Sprintf("the output would exceed %d bytes (WithMaxOutputBytes)", st.max)})
 	}
-	t.estimate.Store(int64(len(st.out)))
-	b := st.out
-	st.out = nil
-	if len(b) == 0 {
-		return "", 0, nil
-	}
-	// The buffer is never used again: the string can own it.
-	return unsafe.String(unsafe.SliceData(b), len(b)), len(b), nil
+	out = st.out.String()
+	t.estimate.Store(int64(len(out)))
+	st.out = strings.Builder{}
+	return out, len(out), nil
 }
 
 // release empties the state (dropping its references to the render's
@@ -107,7 +105,8 @@ func (st *state) release() {
 	clear(st.args[:cap(st.args)])
 	st.args = st.args[:0]
 	st.caps = st.caps[:0]
-	st.sink, st.act, st.at, st.stop, st.lim, st.out = nil, nil, nil, nil, nil, nil
+	st.sink, st.act, st.at, st.stop, st.lim = nil, nil, nil, nil, nil
+	st.out = strings.Builder{}
 	if cap(st.root.slots) > 1024 {
 		st.root.slots = nil
 	}

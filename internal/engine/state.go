@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -123,14 +124,14 @@ type activation struct {
 }
 
 type state struct {
-	out   []byte   // the render's output
-	caps  [][]byte // captures (macro bodies, set and filter blocks): writes go to the last
-	max   int      // output limit
-	over  bool     // the output limit was hit
-	mem   int      // memory budget left, bytes
-	work  int64    // work budget left
-	iters int      // loop iterations left
-	depth int      // nested calls
+	out   strings.Builder // the render's output: its string is the result, without a copy
+	caps  [][]byte        // captures (macro bodies, set and filter blocks): writes go to the last
+	max   int             // output limit
+	over  bool            // the output limit was hit
+	mem   int             // memory budget left, bytes
+	work  int64           // work budget left
+	iters int             // loop iterations left
+	depth int             // nested calls
 	lim   *Limits
 	stop  *atomic.Bool // set when the render's context ends
 	ctx   *pongo2.ExecutionContext
@@ -155,11 +156,11 @@ func (st *state) WriteString(s string) (int, error) {
 		st.caps[n-1] = append(st.caps[n-1], s...)
 		return len(s), nil
 	}
-	if len(st.out)+len(s) > st.max {
+	if st.out.Len()+len(s) > st.max {
 		st.over = true
 		return 0, errOutput
 	}
-	st.out = append(st.out, s...)
+	st.out.WriteString(s)
 	return len(s), nil
 }
 

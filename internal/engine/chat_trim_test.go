@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"bytes"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// trimmed must agree with bytes.TrimFunc(unicode.IsSpace) on every space
+// and every neighbour of one: each rune unicode.IsSpace accepts, the runes
+// that share its UTF-8 lead or last byte, at either end.
+func TestTrimmedIsTrimFunc(t *testing.T) {
+	var edge []rune
+	for r := rune(0); r <= 0x3100; r++ {
+		edge = append(edge, r)
+	}
+	edge = append(edge, 0xfeff, 0x1f600, utf8.RuneError)
+	check := func(text []byte) {
+		a, b := trimmed(string(text))
+		want := bytes.TrimFunc(text, unicode.IsSpace)
+		wa := len(text) - len(bytes.TrimLeftFunc(text, unicode.IsSpace))
+		if !assert.Equal(t, string(want), string(text[a:b]), "%q", text) {
+			return
+		}
+		if len(want) > 0 {
+			assert.Equal(t, wa, a, "%q", text)
+		}
+	}
+	for _, r := range edge {
+		for _, s := range []string{
+			string(r), " " + string(r), string(r) + " ", "\u3000" + string(r) + "\u00a0",
+			string(r) + "x" + string(r), "你" + string(r), string(r) + "。", "\n" + string(r) + string(r) + "\t",
+		} {
+			check([]byte(s))
+		}
+	}
+	for _, s := range []string{"", " ", "\u3000\u2028 \u0085", "\xff", " \xe3\x80", "\xe3\x80 ", "a\xc2"} {
+		check([]byte(s))
+	}
+}
