@@ -73,17 +73,19 @@ func (s *chatSink) end(st *state, role string) {
 	s.open = false
 }
 
-// release empties the sink, keeping its slices' memory, and returns it
-// to the pool. Nothing it held escapes: finish copies what it returns.
-// A sink that grew past a few hundred parts is left to the collector,
-// and the image URLs (they can be megabytes) are dropped.
-func (s *chatSink) release() {
-	if cap(s.parts) > 256 || cap(s.msgs) > 256 {
-		return
+// reset empties the sink, keeping its slices' memory for the next render
+// of the state it belongs to. Nothing it held escapes: finish copies what
+// it returns. Slices grown past a few hundred records are left to the
+// collector, and the image URLs (they can be megabytes) are dropped.
+func (s *chatSink) reset() {
+	msgs, parts, urls := s.msgs[:0], s.parts[:0], s.urls[:0]
+	if cap(parts) > 256 || cap(msgs) > 256 {
+		msgs, parts = nil, nil
 	}
-	clear(s.urls)
-	*s = chatSink{msgs: s.msgs[:0], parts: s.parts[:0], urls: s.urls[:0]}
-	sinkPool.Put(s)
+	if len(s.urls) > 0 {
+		clear(s.urls)
+	}
+	*s = chatSink{msgs: msgs, parts: parts, urls: urls}
 }
 
 // finish returns the messages, out being the render's whole output: text

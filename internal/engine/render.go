@@ -24,31 +24,28 @@ var statePool = sync.Pool{New: func() any { return &state{ctx: &pongo2.Execution
 // no other, are the caller's); a variable not in vars takes its default
 // or is undefined.
 func (t *Template) Render(ctx context.Context, vars map[string]any, lim *Limits) (string, error) {
-	out, _, err := t.run(ctx, vars, lim, nil)
+	out, _, err := t.run(ctx, vars, lim, false)
 	return out, err
 }
 
 // RenderMessages renders a chat template's messages.
 func (t *Template) RenderMessages(ctx context.Context, vars map[string]any, lim *Limits) ([]message.Message, error) {
-	sink := sinkPool.Get().(*chatSink)
-	defer sink.release()
-	out, _, err := t.run(ctx, vars, lim, sink)
-	if err != nil {
-		return nil, err
-	}
-	return sink.finish(out), nil
+	_, msgs, err := t.run(ctx, vars, lim, true)
+	return msgs, err
 }
 
-// sinkPool keeps chat sinks with their slices, so that a render of
-// messages allocates only what it returns: the messages, their parts and
-// the output.
-var sinkPool = sync.Pool{New: func() any { return new(chatSink) }}
-
-func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, sink *chatSink) (out string, n int, err error) {
+// run renders the template; with chat, it collects the messages in the
+// state's own sink (pooled with the state, so a render of messages
+// allocates only what it returns: the output, and the messages with
+// their parts).
+func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, chat bool) (out string, msgs []message.Message, err error) {
 	st := statePool.Get().(*state)
 	st.lim = lim
 	st.max, st.mem, st.work, st.iters = lim.MaxOutput, lim.MaxMemory, lim.MaxWork, lim.MaxIterations
-	st.sink, st.over, st.depth, st.at = sink, false, 0, nil
+	st.sink, st.over, st.depth, st.at = nil, false, 0, nil
+	if chat {
+		st.sink = &st.chat
+	}
 	est := int(t.estimate.Load())
 	// Grow allocates without zeroing what the render then writes.
 	st.out = strings.Builder{}
@@ -62,7 +59,7 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, si
 	if ctx != nil && ctx.Done() != nil {
 		if err := ctx.Err(); err != nil {
 			statePool.Put(st)
-			return "", 0, &Error{Kind: ErrCanceled, Msg: "render cancelled: " + err.Error(), Err: err}
+			return "", nil, &Error{Kind: ErrCanceled, Msg: "render cancelled: " + err.Error(), Err: err}
 		}
 		flag := new(atomic.Bool)
 		st.stop = flag
@@ -73,7 +70,7 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, si
 			stop()
 		}
 		if r := recover(); r != nil {
-			out, err = "", st.renderError(r, ctx)
+			out, msgs, err = "", nil, st.renderError(r, ctx)
 		}
 		st.release()
 	}()
@@ -95,7 +92,10 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, si
 	out = st.out.String()
 	t.estimate.Store(int64(len(out)))
 	st.out = strings.Builder{}
-	return out, len(out), nil
+	if chat {
+		msgs = st.chat.finish(out)
+	}
+	return out, msgs, nil
 }
 
 // release empties the state (dropping its references to the render's
@@ -107,6 +107,7 @@ func (st *state) release() {
 	st.caps = st.caps[:0]
 	st.sink, st.act, st.at, st.stop, st.lim = nil, nil, nil, nil, nil
 	st.out = strings.Builder{}
+	st.chat.reset()
 	if cap(st.root.slots) > 1024 {
 		st.root.slots = nil
 	}

@@ -136,8 +136,9 @@ type state struct {
 	stop  *atomic.Bool // set when the render's context ends
 	ctx   *pongo2.ExecutionContext
 	act   *activation
-	at    *site // the construct being evaluated, for errors raised deep inside
-	sink  *chatSink
+	at    *site     // the construct being evaluated, for errors raised deep inside
+	sink  *chatSink // &chat in a render of messages, else nil
+	chat  chatSink
 	args  []Value // scratch for call arguments
 	root  activation
 }
