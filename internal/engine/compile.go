@@ -43,7 +43,7 @@ type Template struct {
 	slots    int
 	vars     []varSlot
 	chat     bool
-	estimate atomic.Int64 // the size of the last output, to size the next
+	estimate atomic.Int64 // the size of the next output, from the last ones (recordSize)
 }
 
 type varSlot struct {
@@ -66,14 +66,30 @@ type compiler struct {
 	frame *jinja.Frame
 	used  map[*jinja.Symbol]bool
 	err   error
+	// refs counts the references to each symbol, plainLoop those that
+	// read a plain attribute of a loop variable (loop.index), for
+	// forNode to decide whether the loop object can escape.
+	refs, plainLoop map[*jinja.Symbol]int
 }
 
 // Compile compiles a checked program.
 func (s *Set) Compile(p *jinja.Program, opt Options) (t *Template, err error) {
-	c := &compiler{prog: p, opt: opt, file: p.Tree.Source, frame: p.Root, used: map[*jinja.Symbol]bool{}}
+	c := &compiler{prog: p, opt: opt, file: p.Tree.Source, frame: p.Root, used: map[*jinja.Symbol]bool{},
+		refs: map[*jinja.Symbol]int{}, plainLoop: map[*jinja.Symbol]int{}}
 	for _, sym := range p.Refs {
 		c.used[sym] = true
+		c.refs[sym]++
 	}
+	jinja.InspectAll(p.Tree.Root, func(n jinja.Node) bool {
+		if a, ok := n.(*jinja.AttrExpr); ok && loopFields[a.Name] {
+			if x, ok := a.X.(*jinja.NameExpr); ok {
+				if s := p.Refs[x]; s != nil && s.Kind == jinja.SymLoop {
+					c.plainLoop[s]++
+				}
+			}
+		}
+		return true
+	})
 	defer func() {
 		if r := recover(); r != nil {
 			ce, ok := r.(compileError)
@@ -409,6 +425,7 @@ func (c *compiler) forNode(n *jinja.ForNode) {
 		}
 		if l := fr.Lookup("loop"); l != nil && (c.used[l] || n.Recursive) {
 			d.loopSlot = l.Slot
+			d.reuse = !n.Recursive && c.refs[l] == c.plainLoop[l] && !definesCallables(n.Body)
 		}
 		d.inits = c.inits(fr, targetNames(n.Target))
 		if n.Recursive {
@@ -422,6 +439,27 @@ func (c *compiler) forNode(n *jinja.ForNode) {
 		c.body(n.Else)
 	}
 	c.tag(tagEndBody, "")
+}
+
+// loopFields are the attributes of loop that are values: reading one
+// copies it out, so a loop whose body only reads these (and defines no
+// macro, call block or block that could keep loop past an iteration) can
+// use a loop object the render's state owns, allocating none.
+var loopFields = map[string]bool{"index": true, "index0": true, "revindex": true, "revindex0": true,
+	"first": true, "last": true, "length": true, "depth": true, "depth0": true, "previtem": true, "nextitem": true}
+
+// definesCallables reports whether body defines a macro, call block or
+// block, whose body may run after the iteration that defined it.
+func definesCallables(body []jinja.Node) bool {
+	found := false
+	jinja.InspectAll(body, func(n jinja.Node) bool {
+		switch n.(type) {
+		case *jinja.MacroNode, *jinja.CallBlockNode, *jinja.BlockNode:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // targetNames lists the names a target binds.

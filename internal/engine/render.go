@@ -46,10 +46,13 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, ch
 	if chat {
 		st.sink = &st.chat
 	}
+	// The buffer is sized from the outputs of earlier renders, a little
+	// over the largest of late (see recordSize), so that it is the size
+	// class the output needs and is rarely grown; Grow allocates without
+	// zeroing what the render then writes.
 	est := int(t.estimate.Load())
-	// Grow allocates without zeroing what the render then writes.
 	st.out = strings.Builder{}
-	st.out.Grow(min(est+est/8+64, lim.MaxOutput))
+	st.out.Grow(min(est+est/64+16, lim.MaxOutput))
 	if cap(st.root.slots) < t.slots {
 		st.root.slots = make([]Value, t.slots)
 	}
@@ -90,12 +93,23 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, ch
 		st.fail(nil, &limitError{fmt.Sprintf("the output would exceed %d bytes (WithMaxOutputBytes)", st.max)})
 	}
 	out = st.out.String()
-	t.estimate.Store(int64(len(out)))
+	t.recordSize(len(out))
 	st.out = strings.Builder{}
 	if chat {
 		msgs = st.chat.finish(out)
 	}
 	return out, msgs, nil
+}
+
+// recordSize keeps the estimate of the next output: the largest of the
+// recent outputs, forgotten slowly (by a sixteenth a render) when outputs
+// shrink. Renders of one template from many goroutines may race here;
+// any of their sizes is a good estimate.
+func (t *Template) recordSize(n int) {
+	e := t.estimate.Load()
+	if next := max(int64(n), e-e/16); next != e {
+		t.estimate.Store(next)
+	}
 }
 
 // release empties the state (dropping its references to the render's
@@ -108,6 +122,13 @@ func (st *state) release() {
 	st.sink, st.act, st.at, st.stop, st.lim = nil, nil, nil, nil, nil
 	st.out = strings.Builder{}
 	st.chat.reset()
+	for _, l := range st.loops[:st.nloop] { // a render that failed inside loops
+		*l = loopObj{}
+	}
+	st.nloop = 0
+	if len(st.loops) > 64 {
+		st.loops = nil
+	}
 	if cap(st.root.slots) > 1024 {
 		st.root.slots = nil
 	}

@@ -139,8 +139,25 @@ type state struct {
 	at    *site     // the construct being evaluated, for errors raised deep inside
 	sink  *chatSink // &chat in a render of messages, else nil
 	chat  chatSink
-	args  []Value // scratch for call arguments
+	args  []Value    // scratch for call arguments
+	loops []*loopObj // loop objects of the loops running that reuse them (forDef.reuse), and spares
+	nloop int        // how many of loops are running
 	root  activation
+}
+
+// takeLoop returns a loop object for a loop starting; putLoop gives it
+// back when the loop ends. Loops nest, so the objects are a stack.
+func (st *state) takeLoop() *loopObj {
+	if st.nloop == len(st.loops) {
+		st.loops = append(st.loops, new(loopObj))
+	}
+	st.nloop++
+	return st.loops[st.nloop-1]
+}
+
+func (st *state) putLoop() {
+	st.nloop--
+	*st.loops[st.nloop] = loopObj{}
 }
 
 // Write and WriteString make the state the writer of every node: text

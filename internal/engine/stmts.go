@@ -198,6 +198,7 @@ type forDef struct {
 	t         target
 	cond      expr // the loop filter, or nil
 	loopSlot  int  // -1: the body never reads loop
+	reuse     bool // loop cannot escape an iteration: the state's loop objects serve
 	inits     []frameInit
 	recursive bool
 	slots     int // a recursive loop's body is a closure: its activation's size
@@ -235,7 +236,13 @@ func (d *forDef) loop(st *state, n *bodyTag, iterable Value, depth0 int, outer *
 	}
 	var lp *loopObj
 	if d.loopSlot >= 0 {
-		lp = &loopObj{tag: n, def: d, items: items, n: items.n, depth0: depth0, outer: outer}
+		if d.reuse {
+			lp = st.takeLoop()
+			defer st.putLoop()
+		} else {
+			lp = new(loopObj)
+		}
+		*lp = loopObj{tag: n, def: d, items: items, n: items.n, depth0: depth0, outer: outer}
 	}
 	for i := 0; i < items.n; i++ {
 		if st.iters--; st.iters < 0 {
