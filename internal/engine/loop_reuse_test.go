@@ -46,5 +46,10 @@ func TestLoopFieldsAllocateNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	if raceEnabled {
+		// sync.Pool drops items at random under the race detector: the
+		// count is not the render's. go test without -race asserts it.
+		return
+	}
 	assert.Equal(t, 1.0, allocs)
 }
