@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/seed-e7d2830f/promptkit/message"
@@ -152,49 +151,90 @@ func messageSlices(n, k int) ([]message.Message, []message.Part) {
 }
 
 // trimmed returns the span of text without its leading and trailing
-// white space (unicode.IsSpace). A message starts and ends with a letter
-// far more often than not, and many of those are not ASCII: a byte that
-// cannot begin or end a space's UTF-8 encoding ends the scan without
-// decoding a rune.
+// white space (unicode.IsSpace). Outside ASCII, the spaces are few
+// (spaceAt lists them), so the ends are matched as bytes, without
+// decoding a rune: most messages begin and end with a letter, and in the
+// default set's Chinese few of those are ASCII.
 func trimmed(text string) (a, b int) {
 	for a < len(text) {
-		c := text[a]
-		if c < utf8.RuneSelf {
-			if !asciiSpace[c] {
-				break
-			}
-			a++
-			continue
-		}
-		if c != 0xc2 && (c < 0xe1 || c > 0xe3) { // no space begins so
-			break
-		}
-		r, n := utf8.DecodeRuneInString(text[a:])
-		if !unicode.IsSpace(r) {
+		n := spaceAt(text[a:])
+		if n == 0 {
 			break
 		}
 		a += n
 	}
 	b = len(text)
 	for b > a {
-		c := text[b-1]
-		if c < utf8.RuneSelf {
-			if !asciiSpace[c] {
-				break
-			}
-			b--
-			continue
-		}
-		if c >= 0xc0 || (c > 0x8a && c != 0x9f && c != 0xa0 && c != 0xa8 && c != 0xa9 && c != 0xaf) {
-			break // no space ends so
-		}
-		r, n := utf8.DecodeLastRuneInString(text[a:b])
-		if !unicode.IsSpace(r) {
+		n := spaceEnding(text[a:b])
+		if n == 0 {
 			break
 		}
 		b -= n
 	}
 	return a, b
+}
+
+// spaceAt returns the length of the white space rune text begins with,
+// or 0. Outside ASCII, unicode.IsSpace holds for U+0085, U+00A0, U+1680,
+// U+2000–U+200A, U+2028, U+2029, U+202F, U+205F and U+3000 only.
+func spaceAt(text string) int {
+	if text == "" {
+		return 0
+	}
+	c := text[0]
+	if c < utf8.RuneSelf {
+		if asciiSpace[c] {
+			return 1
+		}
+		return 0
+	}
+	if len(text) >= 2 && c == 0xc2 && (text[1] == 0x85 || text[1] == 0xa0) {
+		return 2
+	}
+	if len(text) >= 3 && isSpace3(c, text[1], text[2]) {
+		return 3
+	}
+	return 0
+}
+
+// spaceEnding is spaceAt for the rune text ends with.
+func spaceEnding(text string) int {
+	n := len(text)
+	if n == 0 {
+		return 0
+	}
+	c := text[n-1]
+	if c < utf8.RuneSelf {
+		if asciiSpace[c] {
+			return 1
+		}
+		return 0
+	}
+	if n >= 2 && text[n-2] == 0xc2 && (c == 0x85 || c == 0xa0) {
+		return 2
+	}
+	if n >= 3 && isSpace3(text[n-3], text[n-2], c) {
+		return 3
+	}
+	return 0
+}
+
+// isSpace3 reports whether the three bytes encode a white space rune.
+func isSpace3(a, b, c byte) bool {
+	switch a {
+	case 0xe1: // U+1680
+		return b == 0x9a && c == 0x80
+	case 0xe2:
+		switch b {
+		case 0x80: // U+2000–U+200A, U+2028, U+2029, U+202F
+			return c >= 0x80 && (c <= 0x8a || c == 0xa8 || c == 0xa9 || c == 0xaf)
+		case 0x81: // U+205F
+			return c == 0x9f
+		}
+	case 0xe3: // U+3000
+		return b == 0x80 && c == 0x80
+	}
+	return false
 }
 
 // asciiSpace is unicode.IsSpace for ASCII.

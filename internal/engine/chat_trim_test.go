@@ -14,7 +14,7 @@ import (
 // that share its UTF-8 lead or last byte, at either end.
 func TestTrimmedIsTrimFunc(t *testing.T) {
 	var edge []rune
-	for r := rune(0); r <= 0x3100; r++ {
+	for r := rune(0); r <= 0xffff; r++ {
 		edge = append(edge, r)
 	}
 	edge = append(edge, 0xfeff, 0x1f600, utf8.RuneError)
@@ -37,7 +37,7 @@ func TestTrimmedIsTrimFunc(t *testing.T) {
 			check([]byte(s))
 		}
 	}
-	for _, s := range []string{"", " ", "\u3000\u2028 \u0085", "\xff", " \xe3\x80", "\xe3\x80 ", "a\xc2"} {
+	for _, s := range []string{"", " ", "\u3000\u2028 \u0085", "\xff", " \xe3\x80", "\xe3\x80 ", "a\xc2", "\xe2\x80A", "A\xe2\x80", "\xe2\x80\x20", "\xf0\xe2\x80\x8a", "\xc2 ", "\x85\xc2"} {
 		check([]byte(s))
 	}
 }
