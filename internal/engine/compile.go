@@ -240,7 +240,13 @@ func (c *compiler) node(n jinja.Node) {
 		t := c.target(n.Target)
 		d.t = &t
 		c.tag(tagBody, c.add(d))
-		c.body(n.Body)
+		// The body is a scope of its own, as in Jinja: what it sets stays in it.
+		fr := c.prog.Frame[n]
+		c.in(fr, c.file, func() {
+			c.tag(tagBody, c.add(&scopeDef{inits: c.inits(fr, nil)}))
+			c.body(n.Body)
+			c.tag(tagEndBody, "")
+		})
 		c.tag(tagEndBody, "")
 	case *jinja.FilterBlockNode:
 		d := &captureDef{at: c.site(n)}
@@ -634,7 +640,7 @@ func (c *compiler) expr(x jinja.Expr) expr {
 	case *jinja.DictExpr:
 		return c.fold(&dictX{at: c.site(x), keys: c.exprs(x.Keys), vals: c.exprs(x.Values)})
 	case *jinja.AttrExpr:
-		return &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X)}
+		return &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X), method: slices.Contains(dictMethods, x.Name)}
 	case *jinja.IndexExpr:
 		if s, ok := x.Index.(*jinja.SliceExpr); ok {
 			return &sliceX{at: c.site(x), x: c.expr(x.X), start: c.optExpr(s.Start), stop: c.optExpr(s.Stop), step: c.optExpr(s.Step)}

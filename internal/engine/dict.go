@@ -37,7 +37,11 @@ func keyOf(v Value) (dictKey, bool) {
 	case None:
 		return dictKey{k: None}, true
 	case Tuple:
+		// A tuple holding a list or dict is unhashable, as in Python.
 		// Tuples of scalars: their printed form is a faithful identity.
+		if unhashable(v) != "" {
+			return dictKey{}, false
+		}
 		s, err := reprString(v)
 		if err != nil {
 			return dictKey{}, false

@@ -36,15 +36,16 @@ func (x *outerX) eval(st *state) Value {
 }
 
 type attrX struct {
-	at   site
-	x    expr
-	name string
-	what string // the expression, for messages
+	at     site
+	x      expr
+	name   string
+	what   string // the expression, for messages
+	method bool   // name is a dict method: on a dict, x.name is the method, as in Python, never the key
 }
 
 func (x *attrX) eval(st *state) Value {
 	v := x.x.eval(st)
-	if v.k == Dict {
+	if v.k == Dict && !x.method {
 		if m, ok := v.ref.(map[string]any); ok { // JSON data: the common case
 			if r, ok := m[x.name]; ok {
 				return FromGo(r)
@@ -137,7 +138,11 @@ func (x *dictX) eval(st *state) Value {
 	for i := range x.keys {
 		k := x.keys[i].eval(st)
 		if !d.Set(k, x.vals[i].eval(st)) {
-			st.fail(&x.at, fmt.Errorf("unhashable type: %s cannot be a dict key", typeName(k)))
+			t := unhashable(k)
+			if t == "" {
+				t = typeName(k)
+			}
+			st.fail(&x.at, fmt.Errorf("unhashable type: '%s' cannot be a dict key", t))
 		}
 	}
 	return DictValue(d)

@@ -244,6 +244,11 @@ func (d *forDef) loop(st *state, n *bodyTag, iterable Value, depth0 int, outer *
 		}
 		*lp = loopObj{tag: n, def: d, items: items, n: items.n, depth0: depth0, outer: outer}
 	}
+	// As in Jinja, the else block runs unless an iteration reached the
+	// end of the body: after no iteration, or when every one ended in
+	// break or continue.
+	completed := false
+loop:
 	for i := 0; i < items.n; i++ {
 		if st.iters--; st.iters < 0 {
 			st.fail(&d.at, &limitError{fmt.Sprintf("more than %d loop iterations (WithMaxIterations)", st.lim.MaxIterations)})
@@ -260,23 +265,24 @@ func (d *forDef) loop(st *state, n *bodyTag, iterable Value, depth0 int, outer *
 		if err := n.body.Execute(st.ctx, st); err != nil {
 			switch err {
 			case errBreak:
-				return true, nil
+				break loop
 			case errContinue:
 				continue
 			}
 			return true, err
 		}
+		completed = true
 		if st.over {
 			return true, st.outputFull(&d.at)
 		}
 	}
-	if items.n == 0 && n.els != nil {
+	if !completed && n.els != nil {
 		if d.recursive {
 			st.act = saved
 		}
 		return false, n.els.Execute(st.ctx, st)
 	}
-	return items.n > 0, nil
+	return completed, nil
 }
 
 // recurse is loop(items) inside a recursive loop: the loop again, one

@@ -212,7 +212,9 @@ func (c *checker) node(n Node) {
 		c.expr(n.Value)
 		c.assign(n.Target)
 	case *SetBlockNode:
-		c.body(n.Body)
+		fr := newFrame(FrameSetBlock, n, c.cur)
+		c.prog.Frame[n] = fr
+		c.inFrame(fr, func() { c.body(n.Body) })
 		for _, f := range n.Filters {
 			c.expr(f)
 		}

@@ -4,6 +4,7 @@ package jinja
 // so far: the template's top level (its variables, and what set, macro
 // and import bind there), a for loop's body (bound afresh for every
 // iteration: what the body binds is gone at the next one), a with block,
+// the body of a set block,
 // an included template, a macro's body, a call block's body, a block of
 // template inheritance, an imported module. The checks resolve every name
 // once, at load, into a Symbol, and the runtime reads symbols from slots:
@@ -17,6 +18,7 @@ const (
 	FrameLoop                       // a for loop's body, one activation of the body per iteration
 	FrameRecursive                  // the body of a recursive for loop: a closure, re-entered by loop(…)
 	FrameWith                       // {% with %}
+	FrameSetBlock                   // the body of {% set x %}…{% endset %}: what it binds stays in it
 	FrameInclude                    // an included template
 	FrameMacro                      // a macro's body
 	FrameCall                       // a call block's body: the caller() of its macro
