@@ -122,7 +122,11 @@ func Check(t *Tree, cfg *Config) (*Program, error) {
 			}
 			return
 		}
-		c.body(t.Root)
+		for _, n := range t.Root {
+			c.top = true
+			c.node(n)
+		}
+		c.top = false
 	})
 	c.chat(t)
 	if len(c.errs) > 0 {
@@ -142,6 +146,13 @@ type checker struct {
 	pending map[*Frame][]func() // closure bodies to check once their frame is complete
 	seen    map[string]bool     // undeclared names already reported, by file and position
 	loops   []*ForNode          // the loops around the current node
+	// top is set while a node of the root template's own body runs (not
+	// one nested in a tag); overwritten holds the declared variables a
+	// top-level set has assigned so far: a read after it, outside any
+	// macro, sees the template's value, never the one passed, so it does
+	// not make the variable used.
+	top         bool
+	overwritten map[string]bool
 	modules map[*Symbol]*Frame  // names bound by {% import … as name %}, to their module
 	// overSize is set once the template has outgrown MaxInlined: nothing
 	// more is loaded (each further include would only repeat the error).
@@ -187,8 +198,31 @@ func (c *checker) later(f func()) {
 }
 
 func (c *checker) body(nodes []Node) {
+	top := c.top
+	c.top = false
 	for _, n := range nodes {
 		c.node(n)
+	}
+	c.top = top
+}
+
+// overwrite records the declared variables a top-level set assigns.
+func (c *checker) overwrite(t Expr) {
+	if !c.top || c.cur != c.prog.Root {
+		return
+	}
+	switch t := t.(type) {
+	case *NameExpr:
+		if s := c.prog.Refs[t]; s != nil && s.Kind == SymVariable {
+			if c.overwritten == nil {
+				c.overwritten = map[string]bool{}
+			}
+			c.overwritten[t.Name] = true
+		}
+	case *TupleExpr:
+		for _, it := range t.Items {
+			c.overwrite(it)
+		}
 	}
 }
 
@@ -211,6 +245,7 @@ func (c *checker) node(n Node) {
 	case *SetNode:
 		c.expr(n.Value)
 		c.assign(n.Target)
+		c.overwrite(n.Target)
 	case *SetBlockNode:
 		fr := newFrame(FrameSetBlock, n, c.cur)
 		c.prog.Frame[n] = fr
@@ -219,6 +254,7 @@ func (c *checker) node(n Node) {
 			c.expr(f)
 		}
 		c.assign(n.Target)
+		c.overwrite(n.Target)
 	case *WithNode:
 		for _, v := range n.Values {
 			c.expr(v)
@@ -526,7 +562,7 @@ func reserved(name string) bool {
 func (c *checker) name(n *NameExpr) {
 	if s := c.cur.lookup(n.Name); s != nil {
 		c.prog.Refs[n] = s
-		if s.Kind == SymVariable && s.Frame == c.prog.Root {
+		if s.Kind == SymVariable && s.Frame == c.prog.Root && !(c.overwritten[n.Name] && c.cur.Closure == c.prog.Root) {
 			c.prog.Used[n.Name] = true
 		}
 		return

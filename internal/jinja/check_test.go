@@ -317,6 +317,18 @@ func TestProgramUsed(t *testing.T) {
 		{"read in an include", `{% include "p.md" %}`, []string{"a", "b"}, files{"p.md": "{{ b }}"}, []string{"b"}},
 		{"read in an import with context", `{% import "m.md" as m with context %}`, []string{"a"}, files{"m.md": "{{ a }}"}, []string{"a"}},
 		{"read in a with value", "{% with w = a %}{% endwith %}", []string{"a"}, nil, []string{"a"}},
+		{"set before any read is not a read", "{% set a = 1 %}{{ a }}{% for i in xs %}{{ a }}{% endfor %}", []string{"a", "xs"}, nil, []string{"xs"}},
+		{"set block before any read", "{% set a %}x{% endset %}{{ a }}", []string{"a"}, nil, nil},
+		{"tuple set before any read", "{% set a, b = 1, 2 %}{{ a }}{{ b }}", []string{"a", "b"}, nil, nil},
+		{"read after a set in an include", `{% set a = 1 %}{% include "p.md" %}`, []string{"a"}, files{"p.md": "{{ a }}"}, nil},
+		// A set inside a tag may not run: the passed value may be read.
+		{"set in a branch", "{% if c %}{% set a = 1 %}{% endif %}{{ a }}", []string{"a", "c"}, nil, []string{"a", "c"}},
+		{"set in a loop", "{% for i in xs %}{% set a = i %}{% endfor %}{{ a }}", []string{"a", "xs"}, nil, []string{"a", "xs"}},
+		// A macro's body is checked when its frame is complete, whatever
+		// the order: its reads count.
+		{"read in a macro defined before the set", "{% macro m() %}{{ a }}{% endmacro %}{{ m() }}{% set a = 1 %}", []string{"a"}, nil, []string{"a"}},
+		{"read in a macro defined after the set", "{% set a = 1 %}{% macro m() %}{{ a }}{% endmacro %}{{ m() }}", []string{"a"}, nil, []string{"a"}},
+		{"read before a later set", "{{ a }}{% set a = 1 %}{{ a }}", []string{"a"}, nil, []string{"a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
