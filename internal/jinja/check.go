@@ -153,7 +153,7 @@ type checker struct {
 	// not make the variable used.
 	top         bool
 	overwritten map[string]bool
-	modules map[*Symbol]*Frame  // names bound by {% import … as name %}, to their module
+	modules     map[*Symbol]*Frame // names bound by {% import … as name %}, to their module
 	// overSize is set once the template has outgrown MaxInlined: nothing
 	// more is loaded (each further include would only repeat the error).
 	overSize bool
