@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The host's values, as a template sees them. A template reads data; it
@@ -224,7 +225,23 @@ type structField struct {
 	omit byte
 }
 
+// structFields returns the fields a template sees of a struct type (as
+// encoding/json sees them), computed once per type: a struct's fields
+// are looked up on every attribute read. The cache only ever holds what
+// reflection says of the host's own types, so it is no state a render
+// could change or observe, and like encoding/json's it grows with the
+// number of types, not of values. The slice is shared: read it only.
 func structFields(t reflect.Type) []structField {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]structField)
+	}
+	f, _ := fieldCache.LoadOrStore(t, visibleFields(t))
+	return f.([]structField)
+}
+
+var fieldCache sync.Map // reflect.Type → []structField
+
+func visibleFields(t reflect.Type) []structField {
 	var out []structField
 	seen := map[string]bool{}
 	var walk func(t reflect.Type, index []int, depth int)
