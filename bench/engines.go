@@ -50,7 +50,7 @@ func textRenderer(f func() (string, error)) (Renderer, error) {
 var Engines = []Engine{
 	{"promptkit Render", "Manager.Render", preparePromptkit, nil},
 	{"promptkit RenderMessages", "Manager.RenderMessages of the {% chat %} variant", prepareMessages, nil},
-	{"pongo2 (raw)", "Template.Execute of promptkit's compiled translation", preparePongo2, translated},
+	{"pongo2 (raw)", "Template.Execute of NAME.pongo2, the same template in pongo2's syntax", preparePongo2, translated},
 	{"pongo2 (hand-written)", "Template.Execute of a template written for pongo2's dialect", preparePongo2, handWritten},
 	{"text/template", "Template.Execute into a strings.Builder", prepareTextTemplate, peers},
 	{"gonja v2", "Template.ExecuteToString, StrictUndefined, compiled once", prepareGonja, peers},
@@ -133,10 +133,10 @@ func ExpectedMessages(w Workload) string {
 }
 
 // preparePongo2 compiles NAME.pongo2 with plain pongo2 and executes it the
-// way pongo2's users do. For prompt and tiny that is promptkit's
-// translation (the promptkit_* tags and pk_* filters it uses are
-// registered by importing manager); for large it is written by hand in
-// pongo2's dialect, with the two filters pongo2 lacks (registerPongo2Filters).
+// way pongo2's users do. For prompt and tiny that is the Jinja template
+// with pongo2's spellings (forloop.Counter, autoescape off); for large it
+// is written by hand in pongo2's dialect, with the two filters pongo2
+// lacks (registerPongo2Filters).
 func preparePongo2(w Workload) (Renderer, error) {
 	if err := registerPongo2Filters(); err != nil {
 		return Renderer{}, err

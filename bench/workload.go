@@ -24,7 +24,7 @@ type Workload struct {
 	Dir    string         // where its files are, relative to this module
 	Jinja  string         // NAME.jinja: promptkit, gonja, LangChainGo, Jinja2, nunjucks
 	Chat   string         // NAME_chat.jinja: the same text in {% chat %} blocks (RenderMessages)
-	Pongo2 string         // NAME.pongo2: promptkit's translation, or a hand-written template (Pongo2Hand)
+	Pongo2 string         // NAME.pongo2: the template in pongo2's syntax (Pongo2Hand: rewritten in its dialect)
 	Tmpl   string         // NAME.tmpl: text/template
 	Golden string         // NAME.golden: Jinja2's output
 	Vars   map[string]any // vars.json[NAME]
@@ -32,9 +32,9 @@ type Workload struct {
 	// NAME_messages.golden (Jinja2's render of each block, trimmed) where
 	// there is one, else ExpectedMessages of Golden.
 	Messages string
-	// Pongo2Hand says NAME.pongo2 is written by hand in pongo2's Django
-	// dialect, as a pongo2 user would write it, rather than generated from
-	// promptkit's translation.
+	// Pongo2Hand says NAME.pongo2 is rewritten by hand in pongo2's Django
+	// dialect, as a pongo2 user would write it (its own filters and
+	// arguments), rather than the Jinja template with pongo2's spellings.
 	Pongo2Hand bool
 	// PromptkitOnly workloads compare promptkit with itself (RenderMessages
 	// against Render of the same text); the other engines skip them.
