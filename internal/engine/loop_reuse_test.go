@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"runtime"
 	"testing"
 	"testing/fstest"
 
@@ -52,4 +53,33 @@ func TestLoopFieldsAllocateNothing(t *testing.T) {
 		return
 	}
 	assert.Equal(t, 1.0, allocs)
+}
+
+// After one large output, the small ones that follow are not kept in
+// buffers sized for it: twenty results held at once hold their bytes,
+// not twenty megabytes.
+func TestSmallOutputAfterLargeIsNotOversized(t *testing.T) {
+	m, err := manager.New(fstest.MapFS{
+		"index.json": {Data: []byte(`{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["n"]}}}`)},
+		"t.md":       {Data: []byte(`{% for i in range(n) %}0123456789{% endfor %}`)},
+	})
+	require.NoError(t, err)
+	big, err := m.Render("t", map[string]any{"n": 100000})
+	require.NoError(t, err)
+	require.Len(t, big, 1_000_000)
+	big = ""
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapAlloc
+	kept := make([]string, 20)
+	for i := range kept {
+		kept[i], err = m.Render("t", map[string]any{"n": 1})
+		require.NoError(t, err)
+		require.Equal(t, "0123456789", kept[i])
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	assert.Less(t, int64(ms.HeapAlloc)-int64(before), int64(1_000_000), "the 20 small results keep large buffers alive")
+	runtime.KeepAlive(kept)
 }

@@ -93,6 +93,11 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, ch
 		st.fail(nil, &limitError{fmt.Sprintf("the output would exceed %d bytes (WithMaxOutputBytes)", st.max)})
 	}
 	out = st.out.String()
+	if c := st.out.Cap(); c > 4096 && len(out) < c/2 {
+		// After an outlier the estimate runs ahead of the output for a
+		// few renders: a result must not keep a buffer twice its size.
+		out = strings.Clone(out)
+	}
 	t.recordSize(len(out))
 	st.out = strings.Builder{}
 	if chat {
@@ -102,12 +107,11 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, ch
 }
 
 // recordSize keeps the estimate of the next output: the largest of the
-// recent outputs, forgotten slowly (by a sixteenth a render) when outputs
-// shrink. Renders of one template from many goroutines may race here;
+// recent outputs, forgotten by an eighth a render when outputs shrink. Renders of one template from many goroutines may race here;
 // any of their sizes is a good estimate.
 func (t *Template) recordSize(n int) {
 	e := t.estimate.Load()
-	if next := max(int64(n), e-e/16); next != e {
+	if next := max(int64(n), e-e/8); next != e {
 		t.estimate.Store(next)
 	}
 }
