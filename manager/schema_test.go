@@ -53,6 +53,9 @@ func TestTypedLoad(t *testing.T) {
 			nil, `t.md:1:4: template "t": user.zzzzzz is not in the schema of variable "user": user has no property "zzzzzz" (it has: age, name, profile, scores, tags)`},
 		{"nested path", "{{ user.profile.cty }}",
 			nil, `t.md:1:4: template "t": user.profile.cty is not in the schema of variable "user": user.profile has no property "cty"; did you mean "city"?`},
+		{"a dict method read as an attribute", "{{ user.profile.keys }}",
+			nil, `t.md:1:4: template "t": user.profile.keys is the method keys of user.profile (an object in variable "user"'s schema), not a value: call it, user.profile.keys()`},
+		{"a dict method called", "{{ user.profile.keys() | list }}{{ user.items() | length }}", nil, ""},
 		{"key index", `{{ user["nmae"] }}`,
 			nil, `t.md:1:4: template "t": user["nmae"] is not in the schema of variable "user": user has no property "nmae"; did you mean "name"?`},
 		{"attribute of a string item", "{{ user.tags[0].text }}",
@@ -110,6 +113,20 @@ func TestTypedLoad(t *testing.T) {
 			assert.Equal(t, "schema", manager.ErrorKind(err))
 		})
 	}
+}
+
+// A property named as a dict method is read with [...], as in Jinja.
+func TestTypedPropertyNamedAsAMethod(t *testing.T) {
+	idx := typedIndex(`{"type": "object", "properties": {"items": {"type": "array", "items": {"type": "string"}}}}`)
+	_, err := manager.New(set(idx, typedSet("{{ user.items | length }}", nil)))
+	require.ErrorIs(t, err, manager.ErrSchema)
+	assert.Equal(t, `t.md:1:4: template "t": user.items reads the method items of user, not its property "items": in Jinja an object's methods come before its keys; write user["items"]`, err.Error())
+
+	m, err := manager.New(set(idx, typedSet(`{{ user["items"] | length }} {{ user.items() | list | length }}`, nil)))
+	require.NoError(t, err)
+	out, err := m.Render("t", map[string]any{"user": map[string]any{"items": []any{"a", "b"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "2 1", out)
 }
 
 // TestTypedSchemaKinds: how the parts of JSON Schema shape the checks.

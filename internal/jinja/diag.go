@@ -527,6 +527,15 @@ func errNoProperty(p Pos, expr, variable, subject, at, name string, props []stri
 	return typef(p, variable, "%s", msg)
 }
 
+func errDictMethod(p Pos, expr, variable, subject, at, name string, isProperty bool) *Error {
+	if isProperty {
+		return typef(p, variable, "%s reads the method %s of %s, not its property %q: in Jinja an object's methods come before its keys; write %s[%q]",
+			expr, name, typeSubject(subject, at), name, subject, name)
+	}
+	return typef(p, variable, "%s is the method %s of %s (an object in variable %q's schema), not a value: call it, %s()",
+		expr, name, typeSubject(subject, at), variable, expr)
+}
+
 func errNotObject(p Pos, expr, variable, subject, at string, got Kinds, attr bool) *Error {
 	what := "attributes"
 	if !attr {

@@ -587,6 +587,12 @@ func (tc *typer) path(n Expr, x Expr, name string, attr bool) {
 		tc.report(errNotObject(n.Position(), n.String(), base.variable, x.String(), base.at, t.Kinds&^KindNull, attr))
 		return
 	}
+	if attr && t.certain() && t.Kinds&^KindNull == KindObject && tc.cat.Methods[name].Receivers&KindObject != 0 {
+		// As in Jinja, x.items of a dict is its items method, whatever
+		// its keys: a property of that name is read as x["items"].
+		tc.report(errDictMethod(n.Position(), n.String(), base.variable, x.String(), base.at, name, t.Props[name] != nil))
+		return
+	}
 	if t.Open {
 		return
 	}
