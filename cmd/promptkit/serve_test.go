@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -217,8 +219,24 @@ func TestServeBinary(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
 		resp.Body.Close()
-		want := fmt.Sprintf("serving %s (generation 1, %d templates)\n%s\n422 missing_variables templates/title.md intent\n",
-			m.Digest(), len(list.Templates), prompt)
+		// The first typed variable that $refs a schema file, and what
+		// that file requires (the embedded set has them).
+		ref := regexp.MustCompile(`"\$ref":\s*"([^"#]+)`)
+		var typedLine string
+		for _, tpl := range m.Templates() {
+			for _, v := range tpl.Variables {
+				if r := ref.FindSubmatch(v.Schema); r != nil && typedLine == "" {
+					data, err := fs.ReadFile(promptkit.FS(), string(r[1]))
+					require.NoError(t, err)
+					var sch struct{ Required []string }
+					require.NoError(t, json.Unmarshal(data, &sch))
+					typedLine = fmt.Sprintf("%s.%s: %s requires %s\n", tpl.Name, v.Name, r[1], strings.Join(sch.Required, ", "))
+				}
+			}
+		}
+		require.NotEmpty(t, typedLine, "the embedded set has a variable whose schema $refs a file")
+		want := fmt.Sprintf("serving %s (generation 1, %d templates)\n%s%s\n422 missing_variables templates/title.md intent\n",
+			m.Digest(), len(list.Templates), typedLine, prompt)
 		assert.Equal(t, want, stdout.String())
 		p.stop(t)
 	})

@@ -95,6 +95,11 @@ class PromptKit:
         _, _, raw = self._call("GET", "/v1/templates")
         return json.loads(raw)
 
+    def schema_file(self, path):
+        """A schema file that a variable's schema $refs, by its path in the set, parsed."""
+        _, _, raw = self._call("GET", "/v1/schemas/" + urllib.parse.quote(path))
+        return json.loads(raw)
+
     def render(self, name, **variables):
         """The prompt of a text template, exactly."""
         _, headers, raw = self._call("POST", "/v1/templates/%s:render" % urllib.parse.quote(name), variables)
@@ -118,6 +123,24 @@ class PromptKit:
         return self._rendered(headers, text=raw.decode("utf-8"))
 
 
+def _first_ref(schema):
+    """The first $ref that names a file, in a schema as JSON decodes it."""
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#"):
+            return ref.split("#")[0]
+        items = schema.values()
+    elif isinstance(schema, list):
+        items = schema
+    else:
+        return None
+    for it in items:
+        ref = _first_ref(it)
+        if ref:
+            return ref
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Render a prompt through promptkit serve.")
     ap.add_argument("--url", default="http://127.0.0.1:8080")
@@ -129,6 +152,15 @@ def main(argv=None):
     listing = pk.templates()
     out.write(("serving %s (generation %d, %d templates)\n"
                % (listing["digest"], listing["generation"], len(listing["templates"]))).encode("utf-8"))
+
+    # A typed variable's schema, with the files it $refs, validates values
+    # before they are sent.
+    typed = [(t["name"], v) for t in listing["templates"] for v in t["variables"] if "$ref" in json.dumps(v.get("schema", {}))]
+    if typed:
+        name, var = typed[0]
+        ref = _first_ref(var["schema"])
+        required = pk.schema_file(ref).get("required", [])
+        out.write(("%s.%s: %s requires %s\n" % (name, var["name"], ref, ", ".join(required))).encode("utf-8"))
 
     p = pk.render("title", intent=args.intent)
     out.write(p.text.encode("utf-8") + b"\n")
