@@ -64,11 +64,11 @@ func (s *chatSink) addImage(st *state, u string) error {
 	return nil
 }
 
-// end closes the current message; role is one of ChatRoles (checked at
-// load for a literal, before the block runs for an expression).
-func (s *chatSink) end(st *state, role string) {
+// end closes the current message; role is an index in ChatRoles (checked
+// at load for a literal, before the block runs for an expression).
+func (s *chatSink) end(st *state, role int) {
 	s.flush(st)
-	s.msgs = append(s.msgs, sinkMsg{role: roleIndex(role), first: s.first, end: len(s.parts)})
+	s.msgs = append(s.msgs, sinkMsg{role: role, first: s.first, end: len(s.parts)})
 	s.open = false
 }
 
@@ -242,8 +242,6 @@ var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': t
 
 // roleIndex is role's index in ChatRoles, or -1.
 func roleIndex(role string) int { return slices.Index(ChatRoles, role) }
-
-func validRole(r string) bool { return roleIndex(r) >= 0 }
 
 // imageURL turns the value of {{ x | image }} into an image part's URL:
 // an http(s) URL, a data:image/…;base64, URL, or raw bytes of a PNG,

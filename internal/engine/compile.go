@@ -327,13 +327,13 @@ func (c *compiler) node(n jinja.Node) {
 	case *jinja.ContinueNode:
 		c.tag(tagLeaf, c.add(continueDef{}))
 	case *jinja.ChatNode:
-		d := &chatDef{at: c.site(n)}
+		d := &chatDef{at: c.site(n), lit: -1}
 		if k, ok := n.Role.(*jinja.ConstExpr); ok {
-			if s, ok := k.Value.(string); ok && validRole(s) {
-				d.lit = s
+			if s, ok := k.Value.(string); ok {
+				d.lit = roleIndex(s)
 			}
 		}
-		if d.lit == "" {
+		if d.lit < 0 {
 			d.role = c.expr(n.Role)
 		}
 		c.tag(tagBody, c.add(d))

@@ -350,7 +350,7 @@ func (d *callBlockDef) run(st *state, n *bodyTag) *pongo2.Error {
 type chatDef struct {
 	at   site
 	role expr
-	lit  string // the role, when it is a literal (checked at load)
+	lit  int // the role's index in ChatRoles, when it is a literal (checked at load); else -1
 }
 
 func (d *chatDef) run(st *state, n *bodyTag) *pongo2.Error {
@@ -369,10 +369,9 @@ func (d *chatDef) run(st *state, n *bodyTag) *pongo2.Error {
 		if v.k != String {
 			st.fail(&d.at, fmt.Errorf("chat role must be a string, not %s; allowed roles: %s", typeName(v), joinNames(ChatRoles)))
 		}
-		if !validRole(v.s) {
+		if role = roleIndex(v.s); role < 0 {
 			st.fail(&d.at, fmt.Errorf("unknown chat role %q; allowed roles: %s", v.s, joinNames(ChatRoles)))
 		}
-		role = v.s
 	}
 	s.begin(st)
 	err := n.body.Execute(st.ctx, st)
