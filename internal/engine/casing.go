@@ -92,11 +92,21 @@ func finalSigma(rs []rune, i int) bool {
 // mapRunes builds s mapped rune by rune, with an ASCII fast path.
 func mapRunes(s string, ascii func(byte) byte, f func(b *strings.Builder, rs []rune, i int)) string {
 	if isASCII(s) {
-		b := []byte(s)
-		for i, c := range b {
-			b[i] = ascii(c)
+		// Unchanged, s itself; else one allocation, the result.
+		i := 0
+		for i < len(s) && ascii(s[i]) == s[i] {
+			i++
 		}
-		return string(b)
+		if i == len(s) {
+			return s
+		}
+		var b strings.Builder
+		b.Grow(len(s))
+		b.WriteString(s[:i])
+		for ; i < len(s); i++ {
+			b.WriteByte(ascii(s[i]))
+		}
+		return b.String()
 	}
 	rs := []rune(s)
 	var b strings.Builder

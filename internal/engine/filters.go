@@ -723,6 +723,11 @@ func filterJoin(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	if a[1].k == None {
+		if s, ok, err := joinStrings(st, it, sep); ok || err != nil {
+			return s, err
+		}
+	}
 	get, err := attrGetter(a[1], none)
 	if err != nil {
 		return Value{}, err
@@ -746,6 +751,38 @@ func filterJoin(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, err
 	}
 	return strValue(string(p.b)), nil
+}
+
+// joinStrings is join of a sequence of strings (the usual case), sized
+// before it is built: one allocation, the result. ok is false when an
+// item is not a string.
+func joinStrings(st *state, it iterator, sep string) (v Value, ok bool, err error) {
+	total := 0
+	for i := 0; i < it.n; i++ {
+		x := it.at(i)
+		if x.k != String {
+			return Value{}, false, nil
+		}
+		total += len(x.s)
+	}
+	if it.n > 1 {
+		total += len(sep) * (it.n - 1)
+	}
+	if total > st.budgetLeft() {
+		return Value{}, true, st.printErr(errPrintSize, total)
+	}
+	if err := st.charge(total); err != nil {
+		return Value{}, true, err
+	}
+	var b strings.Builder
+	b.Grow(total)
+	for i := 0; i < it.n; i++ {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(it.at(i).s)
+	}
+	return strValue(b.String()), true, nil
 }
 
 func filterLength(st *state, in Value, _ []Value, _ *extra) (Value, error) {
@@ -1226,8 +1263,14 @@ func jinjaTitle(s string) string {
 	start := 0 // where the current piece starts
 	flush := func(end int) {
 		if piece := s[start:end]; piece != "" {
+			if c := piece[0]; c < utf8.RuneSelf {
+				b.WriteByte(asciiUpper(c))
+				b.WriteString(pyLower(piece[1:]))
+				return
+			}
 			_, n := utf8.DecodeRuneInString(piece)
-			b.WriteString(pyUpper(piece[:n]) + pyLower(piece[n:]))
+			b.WriteString(pyUpper(piece[:n]))
+			b.WriteString(pyLower(piece[n:]))
 		}
 	}
 	for i, r := range s {
