@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
 
 // Render renders the named template with vars under the strict rules:
@@ -89,17 +90,16 @@ func (c *compiled) check(vars map[string]any) error {
 }
 
 // didYouMean suggests, for passed names the template does not declare,
-// the declared names they may misspell.
+// the declared names they may misspell (jinja.Suggest, the rule of every
+// "did you mean").
 func (c *compiled) didYouMean(extra []string) string {
+	names := make([]string, len(c.info.Variables))
+	for i, v := range c.info.Variables {
+		names[i] = v.Name
+	}
 	var hints []string
 	for _, x := range extra {
-		best, bestD := "", 3
-		for _, v := range c.info.Variables {
-			if d := editDistance(x, v.Name); d < bestD && d <= max(1, len(x)/3) {
-				best, bestD = v.Name, d
-			}
-		}
-		if best != "" {
+		if best := jinja.Suggest(x, names); best != "" {
 			hints = append(hints, fmt.Sprintf("%q for %q", best, x))
 		}
 	}
@@ -107,33 +107,6 @@ func (c *compiled) didYouMean(extra []string) string {
 		return ""
 	}
 	return "did you mean " + strings.Join(hints, ", ") + "?"
-}
-
-// editDistance counts the edits (insert, delete, substitute, swap two
-// neighbours) between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
 
 func (c *compiled) render(ctx context.Context, vars map[string]any, cfg *config) (string, error) {

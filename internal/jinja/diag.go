@@ -283,16 +283,17 @@ func errUndeclared(p Pos, name string, visible []string, hint string) *Error {
 		if hint != "" {
 			e.Msg += " (" + hint + ")"
 		}
-		if s := suggest(name, visible); s != "" {
+		if s := Suggest(name, visible); s != "" {
 			e.Msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 	}
 	return e
 }
 
-// suggest returns the name in names closest to name, if it is close enough
-// to be a misspelling of it.
-func suggest(name string, names []string) string {
+// Suggest returns the name in names closest to name, if it is close enough
+// to be a misspelling of it: every "did you mean" of promptkit, at load
+// and at render, is this one rule.
+func Suggest(name string, names []string) string {
 	if len([]rune(name)) < 3 {
 		return "" // every short name is close to every other
 	}
@@ -516,7 +517,7 @@ func typef(p Pos, variable, format string, args ...any) *Error {
 
 func errNoProperty(p Pos, expr, variable, subject, at, name string, props []string) *Error {
 	msg := fmt.Sprintf("%s is not in the schema of variable %q: %s has no property %q", expr, variable, typeSubject(subject, at), name)
-	switch s := suggest(name, props); {
+	switch s := Suggest(name, props); {
 	case s != "":
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	case len(props) == 0:
