@@ -32,6 +32,8 @@
 //     filters, tests, methods and the tags pongo2 executes;
 //   - internal/watch: the debounced trigger over file-system events (with
 //     polling) that hot reload waits on;
+//   - internal/jsonfields: a Go struct's fields as encoding/json writes
+//     them, which templates read and schemas validate alike;
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
 //   - internal/registrytest: a real OCI registry for tests;

@@ -8,7 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
 )
 
 // The host's values, as a template sees them. A template reads data; it
@@ -212,103 +213,13 @@ func (s hostStruct) text() (string, bool) {
 	return "", false
 }
 
-// structFields lists a struct type's visible fields as encoding/json does:
-// exported, named by their json tag, "-" hidden, embedded structs'
-// fields promoted (outer names win).
-type structField struct {
-	name  string
-	index []int
-	// omit is the field's json option omitempty ('e') or omitzero ('z'):
-	// such a field holding its empty (zero) value is absent, as
-	// encoding/json leaves it out, so a template sees it undefined — as it
-	// would in the JSON form of the value, and as a schema validates it.
-	omit byte
-}
-
-// structFields returns the fields a template sees of a struct type (as
-// encoding/json sees them), computed once per type: a struct's fields
-// are looked up on every attribute read. The cache only ever holds what
-// reflection says of the host's own types, so it is no state a render
-// could change or observe, and like encoding/json's it grows with the
-// number of types, not of values. The slice is shared: read it only.
-func structFields(t reflect.Type) []structField {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.([]structField)
-	}
-	f, _ := fieldCache.LoadOrStore(t, visibleFields(t))
-	return f.([]structField)
-}
-
-var fieldCache sync.Map // reflect.Type → []structField
-
-func visibleFields(t reflect.Type) []structField {
-	var out []structField
-	seen := map[string]bool{}
-	var walk func(t reflect.Type, index []int, depth int)
-	walk = func(t reflect.Type, index []int, depth int) {
-		if depth > 8 {
-			return
-		}
-		var embedded []reflect.StructField
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			tag := f.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			var omit byte
-			for _, o := range strings.Split(opts, ",") {
-				switch o {
-				case "omitempty":
-					omit = 'e'
-				case "omitzero":
-					omit = 'z'
-				}
-			}
-			if f.Anonymous && name == "" {
-				ft := f.Type
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					embedded = append(embedded, f)
-					continue
-				}
-			}
-			if !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			out = append(out, structField{name: name, index: append(append([]int(nil), index...), i), omit: omit})
-		}
-		for _, f := range embedded {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			walk(ft, append(append([]int(nil), index...), f.Index...), depth+1)
-		}
-	}
-	walk(t, nil, 0)
-	return out
-}
-
-// field reads a struct's visible field by name.
+// field reads a struct's visible field by name (jsonfields: the fields
+// encoding/json writes, which are also the ones a schema validates).
 func (s hostStruct) field(name string) (Value, bool) {
-	for _, f := range structFields(s.v.Type()) {
-		if f.name == name {
-			fv, err := s.v.FieldByIndexErr(f.index)
-			if err != nil { // through a nil embedded pointer
-				return none, true
-			}
-			if f.omit == 'z' && fv.IsZero() || f.omit == 'e' && emptyField(fv) {
+	for _, f := range jsonfields.Of(s.v.Type()) {
+		if f.Name == name {
+			fv, ok := f.Value(s.v)
+			if !ok {
 				return Value{}, false
 			}
 			return fromReflect(fv), true
@@ -380,15 +291,4 @@ func goTypeName(v Value) string {
 		return o.typ
 	}
 	return strconv.Quote(fmt.Sprintf("%T", v.ref))
-}
-
-// emptyField is encoding/json's omitempty test.
-func emptyField(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-		return v.Len() == 0
-	case reflect.Struct:
-		return false
-	}
-	return v.IsZero()
 }

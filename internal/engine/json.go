@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
 )
 
 // JSON: the tojson filter, in Jinja's form (keys sorted, ", " and ": "
@@ -179,13 +181,16 @@ func (w *jsonWriter) value(v Value, depth int) error {
 		case *namespace:
 			return w.value(Value{k: Dict, ref: o.attrs}, depth)
 		case hostStruct:
-			var keys []Value
-			for _, f := range structFields(o.v.Type()) {
-				if _, ok := o.field(f.name); ok {
-					keys = append(keys, strValue(f.name))
+			var keys, vals []Value
+			for _, f := range jsonfields.Of(o.v.Type()) {
+				if fv, ok := f.Value(o.v); ok {
+					keys, vals = append(keys, strValue(f.Name)), append(vals, fromReflect(fv))
 				}
 			}
-			return w.object(v, keys, func(k Value) Value { x, _ := o.field(k.s); return x }, depth)
+			return w.object(v, keys, func(k Value) Value {
+				// keys may come back sorted (sort_keys): find k's own value.
+				return vals[slices.IndexFunc(keys, func(x Value) bool { return x.s == k.s })]
+			}, depth)
 		}
 		return fmt.Errorf("tojson: %s has no JSON form", typeName(v))
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
 )
 
 // How values print: str() for {{ x }}, repr() inside lists and dicts, as
@@ -197,16 +199,17 @@ func (p *printer) object(v Value, depth int) error {
 		}
 		p.b = append(p.b, '{')
 		n := 0
-		for _, f := range structFields(o.v.Type()) {
-			x, ok := o.field(f.name)
+		for _, f := range jsonfields.Of(o.v.Type()) {
+			fv, ok := f.Value(o.v)
 			if !ok {
 				continue // omitted, as encoding/json omits it
 			}
+			x := fromReflect(fv)
 			if n > 0 {
 				p.b = append(p.b, ", "...)
 			}
 			n++
-			p.b = append(p.b, pyQuote(f.name)...)
+			p.b = append(p.b, pyQuote(f.Name)...)
 			p.b = append(p.b, ": "...)
 			if err := p.repr(x, depth+1); err != nil {
 				return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -379,102 +380,19 @@ func mapKey(k reflect.Value) (string, error) {
 	return "", fmt.Errorf("a map with %s keys is not a JSON object", k.Type())
 }
 
-// structFields adds a struct's fields as encoding/json names them:
-// exported fields by their json tag, "-" left out, omitempty and omitzero
-// honoured, embedded structs' fields promoted (the outer name wins).
+// structFields adds a struct's fields as encoding/json writes them
+// (jsonfields, which the template reads them through too).
 func structFields(rv reflect.Value, out map[string]any, depth int) error {
-	t := rv.Type()
-	var embedded []reflect.Value
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		fv := rv.Field(i)
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				if fv.Kind() == reflect.Pointer {
-					if fv.IsNil() {
-						continue
-					}
-					fv = fv.Elem()
-				}
-				embedded = append(embedded, fv)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if _, dup := out[name]; dup {
-			continue
-		}
-		if hasOpt(opts, "omitzero") && isZero(fv) || hasOpt(opts, "omitempty") && isEmpty(fv) {
+	for _, f := range jsonfields.Of(rv.Type()) {
+		fv, ok := f.Value(rv)
+		if !ok {
 			continue
 		}
 		v, err := plain(fv, depth+1)
 		if err != nil {
 			return err
 		}
-		out[name] = v
-	}
-	for _, e := range embedded {
-		inner := map[string]any{}
-		if err := structFields(e, inner, depth+1); err != nil {
-			return err
-		}
-		for k, v := range inner {
-			if _, dup := out[k]; !dup {
-				out[k] = v
-			}
-		}
+		out[f.Name] = v
 	}
 	return nil
-}
-
-func hasOpt(opts, o string) bool {
-	for opts != "" {
-		var cur string
-		cur, opts, _ = strings.Cut(opts, ",")
-		if cur == o {
-			return true
-		}
-	}
-	return false
-}
-
-// isZero is omitzero's test: an IsZero method, else the zero value.
-func isZero(v reflect.Value) bool {
-	if !v.CanInterface() {
-		return v.IsZero()
-	}
-	if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
-		if v.Kind() == reflect.Pointer && v.IsNil() {
-			return true
-		}
-		return z.IsZero()
-	}
-	return v.IsZero()
-}
-
-// isEmpty is omitempty's test.
-func isEmpty(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-		return v.Len() == 0
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-		return v.IsZero()
-	}
-	return false
 }
