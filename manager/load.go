@@ -38,8 +38,11 @@ type snapshot struct {
 	// others are the files of files that no template's sources list
 	// (index.json, files read for the whole set): a change to one of
 	// them reloads the set whole.
-	others   []string
-	compiled int // templates its load compiled (ReloadEvent.Compiled)
+	others []string
+	// schemaFiles are the files the typed variables' schemas read
+	// ($ref), sorted: a subset of others.
+	schemaFiles []string
+	compiled    int // templates its load compiled (ReloadEvent.Compiled)
 	// applies says a reload may apply a watcher's list of changed files
 	// to this set instead of reading it whole (reload_files.go).
 	applies bool
@@ -113,6 +116,9 @@ func load(fsys fs.FS, cfg *config, prev *snapshot) (*snapshot, error) {
 	s.paths = slices.Sorted(maps.Keys(s.files))
 	s.digest = fileDigest(s.paths, s.files)
 	s.others = otherFiles(s)
+	if l.schemas != nil {
+		s.schemaFiles = slices.Sorted(slices.Values(l.schemas.Files()))
+	}
 	s.compiled = len(s.templates)
 	s.applies = l.cfg.watch && allPlain(fsys, s.files)
 	return s, nil

@@ -148,6 +148,14 @@ func (t Template) clone() Template {
 	return t
 }
 
+// SchemaFiles returns the files of the set that the typed variables'
+// schemas reference with $ref (directly or through one another), as the
+// set's slash paths, sorted: what a client in another language needs
+// beside index.json to validate its values before it calls.
+func (m *Manager) SchemaFiles() []string {
+	return slices.Clone(m.cur.Load().schemaFiles)
+}
+
 // Unused returns, for each template that declares variables it never
 // references, those variable names in index.json order.
 func (m *Manager) Unused() map[string][]string {

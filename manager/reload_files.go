@@ -88,7 +88,7 @@ func loadChanged(fsys fs.FS, cfg *config, prev *snapshot, changed []string) (s *
 	l.prev = prev
 	// The maps are cloned, not rebuilt: with 10,000 templates a clone
 	// costs a fraction of a millisecond, inserting them one by one many.
-	next := &snapshot{templates: maps.Clone(prev.templates), names: prev.names, others: prev.others, paths: prev.paths}
+	next := &snapshot{templates: maps.Clone(prev.templates), names: prev.names, others: prev.others, schemaFiles: prev.schemaFiles, paths: prev.paths}
 	sameFiles := true
 	for _, name := range prev.names {
 		c := prev.templates[name]

@@ -337,3 +337,19 @@ func TestTypedConcurrentRenders(t *testing.T) {
 		require.NoError(t, <-done)
 	}
 }
+
+// SchemaFiles lists the files the schemas read, through $refs of $refs,
+// and no other file of the set.
+func TestSchemaFiles(t *testing.T) {
+	m, err := manager.New(set(typedIndex(`{"$ref": "schemas/user.json"}`), typedSet("{{ user.name }}", map[string]string{
+		"schemas/user.json":    `{"type": "object", "properties": {"name": {"type": "string"}, "home": {"$ref": "address.json"}}}`,
+		"schemas/address.json": `{"type": "object"}`,
+		"schemas/unused.json":  `{}`,
+	})))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"schemas/address.json", "schemas/user.json"}, m.SchemaFiles())
+
+	plain, err := manager.New(set(`{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["x"]}}}`, map[string]string{"t.md": "{{ x }}"}))
+	require.NoError(t, err)
+	assert.Empty(t, plain.SchemaFiles())
+}
