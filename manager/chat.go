@@ -46,7 +46,9 @@ func renderMessagesIn(ctx context.Context, s *snapshot, name string, c *compiled
 }
 
 func (c *compiled) renderMessages(ctx context.Context, vars map[string]any, cfg *config) ([]Message, error) {
-	if err := c.check(vars); err != nil {
+	var buf [16]any
+	vals, err := c.check(vars, buf[:0])
+	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := cfg.renderContext(ctx)
@@ -54,7 +56,7 @@ func (c *compiled) renderMessages(ctx context.Context, vars map[string]any, cfg 
 		defer cancel()
 	}
 	if !c.chat {
-		out, err := c.tmpl.Render(ctx, vars, &cfg.limits)
+		out, err := c.tmpl.RenderValues(ctx, vals, &cfg.limits)
 		if err != nil {
 			return nil, c.renderError(err)
 		}
@@ -64,7 +66,7 @@ func (c *compiled) renderMessages(ctx context.Context, vars map[string]any, cfg 
 		}
 		return []Message{msg}, nil
 	}
-	msgs, err := c.tmpl.RenderMessages(ctx, vars, &cfg.limits)
+	msgs, err := c.tmpl.RenderMessagesValues(ctx, vals, &cfg.limits)
 	if err != nil {
 		return nil, c.renderError(err)
 	}

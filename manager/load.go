@@ -59,6 +59,11 @@ type compiled struct {
 	sources  []string // the entry's file and every file it includes or tried to: what a change must touch to recompile the template
 	// schemas are the typed variables' compiled schemas (schema.go).
 	schemas []varSchema
+	// bind maps each declared variable to its index among the engine's
+	// variables, -1 when the template never reads it; nvals is how many
+	// the engine has (compiled.check).
+	bind  []int
+	nvals int
 }
 
 // loader holds the state of one load: files are read once and shared by
@@ -302,6 +307,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 	}
 	c.info.Hash = hex.EncodeToString(h.Sum(nil))
 	c.tmpl, c.chat = t, prog.Chat
+	c.bindVars()
 	return c
 }
 

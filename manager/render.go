@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -53,24 +54,34 @@ func (c *compiled) errorf(kind error, vars []string, format string, args ...any)
 	return &Error{Kind: kind, Template: c.info.Name, Path: c.info.Path, Variables: vars, Msg: fmt.Sprintf(format, args...)}
 }
 
-// check checks vars against the declaration. It walks the declared
-// variables (a slice) rather than vars (a map): a passed variable the
-// template does not declare shows as a count that does not match, and
-// only then are the extras collected.
-func (c *compiled) check(vars map[string]any) error {
+// check checks vars against the declaration and returns the values the
+// engine binds, in the order of its variables (engine.RenderValues),
+// appended to buf: each variable is looked up once, for the check, the
+// schema and the render. It walks the declared variables (a slice)
+// rather than vars (a map): a passed variable the template does not
+// declare shows as a count that does not match, and only then are the
+// extras collected.
+func (c *compiled) check(vars map[string]any, buf []any) ([]any, error) {
+	vals := buf[:0]
+	for range c.nvals {
+		vals = append(vals, engine.Absent)
+	}
 	var missing []string
 	found := 0
 	for i := range c.info.Variables {
 		d := &c.info.Variables[i]
-		if _, ok := vars[d.Name]; ok {
+		if v, ok := vars[d.Name]; ok {
 			found++
+			if j := c.bind[i]; j >= 0 {
+				vals[j] = v
+			}
 		} else if d.Required {
 			missing = append(missing, d.Name)
 		}
 	}
 	if missing != nil {
 		sort.Strings(missing)
-		return c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
+		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
 	}
 	if found != len(vars) {
 		var extra []string
@@ -84,9 +95,24 @@ func (c *compiled) check(vars map[string]any) error {
 		if hint := c.didYouMean(extra); hint != "" {
 			msg += "; " + hint
 		}
-		return c.errorf(ErrExtraVariables, extra, "%s", msg)
+		return nil, c.errorf(ErrExtraVariables, extra, "%s", msg)
 	}
-	return c.validate(vars)
+	if err := c.validate(vars, vals); err != nil {
+		return nil, err
+	}
+	return vals, nil
+}
+
+// bindVars records, for each declared variable, its index among the
+// engine's variables (-1 when the template never reads it): check fills
+// the engine's values by it.
+func (c *compiled) bindVars() {
+	names := c.tmpl.Vars()
+	c.nvals = len(names)
+	c.bind = make([]int, len(c.info.Variables))
+	for i, v := range c.info.Variables {
+		c.bind[i] = slices.Index(names, v.Name)
+	}
 }
 
 // didYouMean suggests, for passed names the template does not declare,
@@ -113,14 +139,16 @@ func (c *compiled) render(ctx context.Context, vars map[string]any, cfg *config)
 	if c.chat {
 		return "", c.chatTemplateError()
 	}
-	if err := c.check(vars); err != nil {
+	var buf [16]any
+	vals, err := c.check(vars, buf[:0])
+	if err != nil {
 		return "", err
 	}
 	ctx, cancel := cfg.renderContext(ctx)
 	if cancel != nil {
 		defer cancel()
 	}
-	out, err := c.tmpl.Render(ctx, vars, &cfg.limits)
+	out, err := c.tmpl.RenderValues(ctx, vals, &cfg.limits)
 	if err != nil {
 		return "", c.renderError(err)
 	}

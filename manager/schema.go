@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seed-e7d2830f/promptkit/internal/engine"
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 	"github.com/seed-e7d2830f/promptkit/internal/schema"
 )
@@ -21,6 +22,7 @@ import (
 // varSchema is one typed variable of a template and its compiled schema.
 type varSchema struct {
 	name   string
+	index  int // the variable's index in the declaration
 	schema *schema.Schema
 }
 
@@ -29,7 +31,7 @@ type varSchema struct {
 // pass over the checked program. Every problem goes to the loader's.
 func (l *loader) checkTypes(c *compiled, prog *jinja.Program) {
 	types := map[string]*jinja.Type{}
-	for _, v := range c.info.Variables {
+	for i, v := range c.info.Variables {
 		if v.Schema == nil {
 			continue
 		}
@@ -49,7 +51,7 @@ func (l *loader) checkTypes(c *compiled, prog *jinja.Program) {
 				continue
 			}
 		}
-		c.schemas = append(c.schemas, varSchema{name: v.Name, schema: s})
+		c.schemas = append(c.schemas, varSchema{name: v.Name, index: i, schema: s})
 		types[v.Name] = s.Type()
 	}
 	if err := jinja.CheckTypes(prog, &catalog, types); err != nil {
@@ -77,16 +79,22 @@ func (l *loader) schemaFile(p string) ([]byte, error) {
 }
 
 // validate checks the passed values of typed variables against their
-// schemas: an *Error with ErrInvalidVariables naming every offending
+// schemas (vals are check's, in the engine's order): an *Error with ErrInvalidVariables naming every offending
 // path, sorted, or nil.
-func (c *compiled) validate(vars map[string]any) error {
+func (c *compiled) validate(vars map[string]any, vals []any) error {
 	if c.schemas == nil {
 		return nil
 	}
 	var bad []schema.Violation
 	var names []string
 	for _, s := range c.schemas {
-		v, ok := vars[s.name]
+		v, ok := engine.Absent, false
+		if j := c.bind[s.index]; j >= 0 {
+			v = vals[j] // looked up by check
+			ok = v != engine.Absent
+		} else {
+			v, ok = vars[s.name] // declared but never read: still checked
+		}
 		if !ok {
 			continue // optional and not passed: undefined, or its default
 		}

@@ -300,6 +300,27 @@ func TestTypedRender(t *testing.T) {
 	})
 }
 
+// A typed variable the template never reads is still checked when it is
+// passed: the values the render binds are looked up once, for the check,
+// the schema and the engine, and this one has no place among the engine's.
+func TestTypedVariableNeverRead(t *testing.T) {
+	index := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [
+	  {"name": "shown", "schema": {"type": "string"}},
+	  {"name": "kept", "required": false, "schema": {"type": "integer"}},
+	  {"name": "later", "required": false, "default": "d", "schema": {"type": "string"}}]}}}`
+	m, err := manager.New(set(index, map[string]string{"t.md": "{{ shown }}|{{ later }}"}))
+	require.NoError(t, err)
+	out, err := m.Render("t", map[string]any{"shown": "a", "kept": 3})
+	require.NoError(t, err)
+	assert.Equal(t, "a|d", out, "an optional variable not passed takes its default")
+	_, err = m.Render("t", map[string]any{"shown": "a", "kept": "three"})
+	require.ErrorIs(t, err, manager.ErrInvalidVariables)
+	assert.Equal(t, `t.md: template "t": invalid variables: kept: want integer, got string`, err.Error())
+	_, err = m.Render("t", map[string]any{"shown": 1, "later": 2})
+	require.ErrorIs(t, err, manager.ErrInvalidVariables)
+	assert.Equal(t, `t.md: template "t": invalid variables: later: want string, got number; shown: want string, got number`, err.Error())
+}
+
 // An override passes the type checks a file passes.
 func TestTypedOverride(t *testing.T) {
 	m, err := manager.New(set(typedIndex(userSchema), typedSet("{{ user.name }}", nil)))

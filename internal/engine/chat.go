@@ -44,7 +44,7 @@ func (s *chatSink) begin(st *state) {
 
 // flush ends the current text part, trimmed of surrounding whitespace.
 func (s *chatSink) flush(st *state) {
-	a, b := trimmed(st.out.String()[s.start:])
+	a, b := trimmed(st.out.text()[s.start:])
 	a, b = s.start+a, s.start+b
 	if b > a {
 		s.parts = append(s.parts, sinkPart{a: a, b: b})
@@ -77,14 +77,17 @@ func (s *chatSink) end(st *state, role int) {
 // it returns. Slices grown past a few hundred records are left to the
 // collector, and the image URLs (they can be megabytes) are dropped.
 func (s *chatSink) reset() {
-	msgs, parts, urls := s.msgs[:0], s.parts[:0], s.urls[:0]
-	if cap(parts) > 256 || cap(msgs) > 256 {
-		msgs, parts = nil, nil
+	// Field by field, each slice resliced in place: that stores only its
+	// length, where a whole new chatSink would store every pointer again.
+	if cap(s.parts) > 256 || cap(s.msgs) > 256 {
+		s.msgs, s.parts = nil, nil
 	}
+	s.msgs, s.parts = s.msgs[:0], s.parts[:0]
 	if len(s.urls) > 0 {
 		clear(s.urls)
+		s.urls = s.urls[:0]
 	}
-	*s = chatSink{msgs: msgs, parts: parts, urls: urls}
+	s.nurl, s.open, s.start, s.first = 0, false, 0, 0
 }
 
 // finish returns the messages, out being the render's whole output: text
@@ -92,11 +95,13 @@ func (s *chatSink) reset() {
 // one allocation, holding both.
 func (s *chatSink) finish(out string) []message.Message {
 	msgs, parts := messageSlices(len(s.msgs), len(s.parts))
+	// Field by field: the parts are fresh and zero, and each pointer
+	// stored while the collector marks costs a write barrier.
 	for i, p := range s.parts {
 		if p.a < 0 {
-			parts[i] = message.Part{Type: message.PartImage, URL: s.urls[p.b]}
+			parts[i].Type, parts[i].URL = message.PartImage, s.urls[p.b]
 		} else {
-			parts[i] = message.Part{Type: message.PartText, Text: out[p.a:p.b]}
+			parts[i].Type, parts[i].Text = message.PartText, out[p.a:p.b]
 		}
 	}
 	for i, m := range s.msgs {
@@ -156,6 +161,12 @@ func messageSlices(n, k int) ([]message.Message, []message.Part) {
 // decoding a rune: most messages begin and end with a letter, and in the
 // default set's Chinese few of those are ASCII.
 func trimmed(text string) (a, b int) {
+	if text == "" {
+		return 0, 0
+	}
+	if !maySpaceStart[text[0]] && !maySpaceEnd[text[len(text)-1]] {
+		return 0, len(text) // the common case: a letter at each end
+	}
 	for a < len(text) {
 		n := spaceAt(text[a:])
 		if n == 0 {
@@ -239,6 +250,23 @@ func isSpace3(a, b, c byte) bool {
 
 // asciiSpace is unicode.IsSpace for ASCII.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// maySpaceStart holds the bytes a white space rune can begin with, and
+// maySpaceEnd those it can end with (see spaceAt): text whose first byte
+// is not in the one and last byte not in the other has nothing to trim.
+var maySpaceStart, maySpaceEnd = func() (start, end [256]bool) {
+	for c, sp := range asciiSpace {
+		start[c], end[c] = sp, sp
+	}
+	start[0xc2], start[0xe1], start[0xe2], start[0xe3] = true, true, true, true
+	for c := 0x80; c <= 0x8a; c++ { // U+1680, U+2000–U+200A, U+3000
+		end[c] = true
+	}
+	for _, c := range []byte{0x85, 0xa0, 0xa8, 0xa9, 0xaf, 0x9f} {
+		end[c] = true
+	}
+	return start, end
+}()
 
 // roleIndex is role's index in ChatRoles, or -1.
 func roleIndex(role string) int { return slices.Index(ChatRoles, role) }

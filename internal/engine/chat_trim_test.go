@@ -41,3 +41,16 @@ func TestTrimmedIsTrimFunc(t *testing.T) {
 		check([]byte(s))
 	}
 }
+
+// reset leaves a sink as a new one but for its slices' memory: every
+// field, including any added later, must be back to its zero value.
+func TestChatSinkReset(t *testing.T) {
+	s := chatSink{msgs: []sinkMsg{{1, 2, 3}}, parts: []sinkPart{{4, 5}}, urls: []string{"u"}, nurl: 1, open: true, start: 2, first: 3}
+	urls := s.urls
+	s.reset()
+	assert.Equal(t, chatSink{msgs: s.msgs, parts: s.parts, urls: s.urls}, s)
+	assert.Empty(t, s.msgs)
+	assert.Empty(t, s.parts)
+	assert.Empty(t, s.urls)
+	assert.Equal(t, "", urls[0], "the URLs are dropped, not kept alive by the pool")
+}

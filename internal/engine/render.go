@@ -24,21 +24,71 @@ var statePool = sync.Pool{New: func() any { return &state{ctx: &pongo2.Execution
 // no other, are the caller's); a variable not in vars takes its default
 // or is undefined.
 func (t *Template) Render(ctx context.Context, vars map[string]any, lim *Limits) (string, error) {
-	out, _, err := t.run(ctx, vars, lim, false)
+	var buf [16]any
+	out, _, err := t.run(ctx, t.values(vars, buf[:0]), lim, false)
 	return out, err
 }
 
 // RenderMessages renders a chat template's messages.
 func (t *Template) RenderMessages(ctx context.Context, vars map[string]any, lim *Limits) ([]message.Message, error) {
-	_, msgs, err := t.run(ctx, vars, lim, true)
+	var buf [16]any
+	_, msgs, err := t.run(ctx, t.values(vars, buf[:0]), lim, true)
 	return msgs, err
+}
+
+// Vars returns the names of the variables the template reads, in the
+// order RenderValues takes their values.
+func (t *Template) Vars() []string {
+	names := make([]string, len(t.vars))
+	for i, v := range t.vars {
+		names[i] = v.name
+	}
+	return names
+}
+
+// Absent is the value of a variable not passed, in RenderValues: it takes
+// its default or is undefined (nil is None).
+var Absent any = absent{}
+
+type absent struct{}
+
+// RenderValues is Render with the values already looked up: vals[i] is
+// the value of Vars()[i], or Absent. A caller that checks the passed
+// variables against its declarations has looked each one up already;
+// this spares the render a second lookup of every variable.
+func (t *Template) RenderValues(ctx context.Context, vals []any, lim *Limits) (string, error) {
+	out, _, err := t.run(ctx, vals, lim, false)
+	return out, err
+}
+
+// RenderMessagesValues is RenderMessages with the values looked up, as
+// RenderValues takes them.
+func (t *Template) RenderMessagesValues(ctx context.Context, vals []any, lim *Limits) ([]message.Message, error) {
+	_, msgs, err := t.run(ctx, vals, lim, true)
+	return msgs, err
+}
+
+// values looks the template's variables up in vars, in the order of
+// Vars, appending to buf.
+func (t *Template) values(vars map[string]any, buf []any) []any {
+	for _, v := range t.vars {
+		x, ok := vars[v.name]
+		if !ok {
+			x = Absent
+		}
+		buf = append(buf, x)
+	}
+	return buf
 }
 
 // run renders the template; with chat, it collects the messages in the
 // state's own sink (pooled with the state, so a render of messages
 // allocates only what it returns: the output, and the messages with
 // their parts).
-func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, chat bool) (out string, msgs []message.Message, err error) {
+func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) (out string, msgs []message.Message, err error) {
+	if len(vals) != len(t.vars) {
+		panic(fmt.Sprintf("engine: %d values for the %d variables of the template", len(vals), len(t.vars)))
+	}
 	st := statePool.Get().(*state)
 	st.lim = lim
 	st.max, st.mem, st.work, st.iters = lim.MaxOutput, lim.MaxMemory, lim.MaxWork, lim.MaxIterations
@@ -51,8 +101,7 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, ch
 	// class the output needs and is rarely grown; Grow allocates without
 	// zeroing what the render then writes.
 	est := int(t.estimate.Load())
-	st.out = strings.Builder{}
-	st.out.Grow(min(est+est/64+16, lim.MaxOutput))
+	st.out.reset(min(est+est/64+16, lim.MaxOutput))
 	if cap(st.root.slots) < t.slots {
 		st.root.slots = make([]Value, t.slots)
 	}
@@ -77,10 +126,9 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, ch
 		}
 		st.release()
 	}()
-	for _, v := range t.vars {
-		x, ok := vars[v.name]
-		switch {
-		case ok:
+	for i, v := range t.vars {
+		switch x := vals[i]; {
+		case x != Absent:
 			st.root.slots[v.slot] = FromGo(x)
 		case v.has:
 			st.root.slots[v.slot] = v.def
@@ -92,14 +140,14 @@ func (t *Template) run(ctx context.Context, vars map[string]any, lim *Limits, ch
 	if st.over {
 		st.fail(nil, &limitError{fmt.Sprintf("the output would exceed %d bytes (WithMaxOutputBytes)", st.max)})
 	}
-	out = st.out.String()
-	if c := st.out.Cap(); c > 4096 && len(out) < c/2 {
+	c := st.out.Cap()
+	out = st.out.take()
+	if c > 4096 && len(out) < c/2 {
 		// After an outlier the estimate runs ahead of the output for a
 		// few renders: a result must not keep a buffer twice its size.
 		out = strings.Clone(out)
 	}
 	t.recordSize(len(out))
-	st.out = strings.Builder{}
 	if chat {
 		msgs = st.chat.finish(out)
 	}
@@ -124,7 +172,7 @@ func (st *state) release() {
 	st.args = st.args[:0]
 	st.caps = st.caps[:0]
 	st.sink, st.act, st.at, st.stop, st.lim = nil, nil, nil, nil, nil
-	st.out = strings.Builder{}
+	st.out = output{}
 	st.chat.reset()
 	for _, l := range st.loops[:st.nloop] { // a render that failed inside loops
 		*l = loopObj{}

@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -124,14 +123,14 @@ type activation struct {
 }
 
 type state struct {
-	out   strings.Builder // the render's output: its string is the result, without a copy
-	caps  [][]byte        // captures (macro bodies, set and filter blocks): writes go to the last
-	max   int             // output limit
-	over  bool            // the output limit was hit
-	mem   int             // memory budget left, bytes
-	work  int64           // work budget left
-	iters int             // loop iterations left
-	depth int             // nested calls
+	out   output   // the render's output: its string is the result, without a copy
+	caps  [][]byte // captures (macro bodies, set and filter blocks): writes go to the last
+	max   int      // output limit
+	over  bool     // the output limit was hit
+	mem   int      // memory budget left, bytes
+	work  int64    // work budget left
+	iters int      // loop iterations left
+	depth int      // nested calls
 	lim   *Limits
 	stop  *atomic.Bool // set when the render's context ends
 	ctx   *pongo2.ExecutionContext
@@ -178,7 +177,7 @@ func (st *state) WriteString(s string) (int, error) {
 		st.over = true
 		return 0, errOutput
 	}
-	st.out.WriteString(s)
+	st.out.write(s)
 	return len(s), nil
 }
 

@@ -147,70 +147,59 @@ func (q *quick) accepts(v any, depth int) bool {
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		return q.object(len(x), func(k string) (any, bool) { v, ok := x[k]; return v, ok }, func(yield func(string, any) bool) {
-			for k, v := range x {
-				if !yield(k, v) {
-					return
-				}
-			}
-		}, depth)
+		return object(q, x, depth)
 	case map[string]string:
-		return q.object(len(x), func(k string) (any, bool) { v, ok := x[k]; return v, ok }, func(yield func(string, any) bool) {
-			for k, v := range x {
-				if !yield(k, v) {
-					return
-				}
-			}
-		}, depth)
+		return object(q, x, depth)
 	case []any:
-		if q.items != nil {
-			for _, it := range x {
-				if !q.items.accepts(it, depth+1) {
-					return false
-				}
-			}
-		}
+		return list(q, x, depth)
 	case []string:
-		return q.list(len(x), func(i int) any { return x[i] }, depth)
+		return list(q, x, depth)
 	case []map[string]any:
-		return q.list(len(x), func(i int) any { return x[i] }, depth)
+		return list(q, x, depth)
 	}
 	return true
 }
 
-func (q *quick) list(n int, at func(int) any, depth int) bool {
+// list and object are generic over the element type, not given closures
+// over the value: a closure passed on to a function value escapes, and
+// every object checked cost its allocations.
+func list[E any](q *quick, x []E, depth int) bool {
 	if q.items == nil {
 		return true
 	}
-	for i := range n {
-		if !q.items.accepts(at(i), depth+1) {
+	for _, it := range x {
+		if !q.items.accepts(it, depth+1) {
 			return false
 		}
 	}
 	return true
 }
 
-func (q *quick) object(n int, get func(string) (any, bool), all func(func(string, any) bool), depth int) bool {
+func object[V any](q *quick, x map[string]V, depth int) bool {
 	for _, r := range q.required {
-		if _, ok := get(r); !ok {
+		if _, ok := x[r]; !ok {
 			return false
 		}
 	}
 	if q.props == nil && q.additional == nil && !q.closed {
 		return true
 	}
-	ok := true
-	all(func(k string, v any) bool {
-		if p, known := q.props[k]; known {
-			ok = p.accepts(v, depth+1)
-		} else if q.closed {
-			ok = false
-		} else if q.additional != nil {
-			ok = q.additional.accepts(v, depth+1)
+	for k, v := range x {
+		p, known := q.props[k]
+		switch {
+		case known:
+		case q.closed:
+			return false
+		case q.additional != nil:
+			p = q.additional
+		default:
+			continue
 		}
-		return ok
-	})
-	return ok
+		if !p.accepts(v, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // quickKind is the JSON kind of the Go values the quick path reads as
