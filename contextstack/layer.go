@@ -332,7 +332,9 @@ func (Document) render(Renderer) (string, string, error)              { return "
 func (ContentBundles) render(Renderer) (string, string, error)        { return "", "", nil }
 
 func (c SkillCatalog) render(r Renderer) (string, string, error) {
-	skills := make([]map[string]any, len(c.Skills))
+	// A []any, not a []map[string]any: the engine reads a list of its
+	// own value model in place, where a typed slice goes through reflect.
+	skills := make([]any, len(c.Skills))
 	for i, s := range c.Skills {
 		skills[i] = s.vars()
 	}

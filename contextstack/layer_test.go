@@ -83,16 +83,16 @@ func TestTemplateLayersVariables(t *testing.T) {
 			name:     "skill catalog",
 			content:  SkillCatalog{Skills: []Skill{git, {Name: "web"}}},
 			template: TemplateSkillCatalog,
-			vars: map[string]any{"skills": []map[string]any{
-				{"name": "git", "description": "版本控制", "location": "skills/git", "resources": []any{"a.md", "b.md"}},
-				{"name": "web", "description": "", "location": "", "resources": []any{}},
+			vars: map[string]any{"skills": []any{
+				map[string]any{"name": "git", "description": "版本控制", "location": "skills/git", "resources": []any{"a.md", "b.md"}},
+				map[string]any{"name": "web", "description": "", "location": "", "resources": []any{}},
 			}},
 		},
 		{
 			name:     "empty skill catalog",
 			content:  SkillCatalog{},
 			template: TemplateSkillCatalog,
-			vars:     map[string]any{"skills": []map[string]any{}},
+			vars:     map[string]any{"skills": []any{}},
 		},
 		{
 			name:     "skill body",
