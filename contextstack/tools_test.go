@@ -2,6 +2,7 @@ package contextstack
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,5 +98,46 @@ func TestToolChoiceInvalidJSON(t *testing.T) {
 			var c ToolChoice
 			assert.ErrorIs(t, json.Unmarshal([]byte(in), &c), ErrInvalidToolChoice)
 		})
+	}
+}
+
+// namesUnique agrees with a map on stacks small and large (past the
+// table it keeps on the stack), with and without a repeated or empty
+// name, wherever in stack order the problem is.
+func TestNamesUnique(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 100, 128, 129, 300} {
+		for _, problem := range []string{"", "repeat first", "repeat last", "empty"} {
+			var layers []Layer
+			for i := 0; i < n; i += 10 {
+				var specs []ToolSpec
+				for j := i; j < min(i+10, n); j++ {
+					specs = append(specs, ToolSpec{Name: fmt.Sprintf("mcp_server_tool_%d", j)})
+				}
+				layers = append(layers, Layer{Source: "s", Content: ToolDefinitions{Tools: specs}}, Layer{Content: ContextPrompt{Text: "x"}})
+			}
+			last := layers[len(layers)-2].Content.(ToolDefinitions).Tools
+			switch problem {
+			case "repeat first":
+				last[len(last)-1].Name = "mcp_server_tool_0"
+			case "repeat last":
+				if n > 1 {
+					layers[0].Content.(ToolDefinitions).Tools[0].Name = last[len(last)-1].Name
+				}
+			case "empty":
+				last[0].Name = ""
+			}
+			seen, want := map[string]bool{}, true
+			for _, l := range layers {
+				if defs, ok := l.Content.(ToolDefinitions); ok {
+					for _, s := range defs.Tools {
+						if s.Name == "" || seen[s.Name] {
+							want = false
+						}
+						seen[s.Name] = true
+					}
+				}
+			}
+			assert.Equal(t, want, namesUnique(layers, n), "%d tools, %s", n, problem)
+		}
 	}
 }

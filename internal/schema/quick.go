@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -23,15 +24,26 @@ import (
 
 // quick matches a value against a schema of the subset.
 type quick struct {
-	any        bool // the schema true: every value
-	types      []string
-	enum       []any // strings, booleans and null only
-	required   []string
-	props      map[string]*quick
+	any      bool // the schema true: every value
+	types    []string
+	enum     []any // strings, booleans and null only
+	required []string
+	props    map[string]*quick
+	// fields are props as a list sorted by name, each marked when
+	// required; others are the required names that are not props.
+	// object looks each up instead of walking the value's map.
+	fields     []field
+	others     []string
 	additional *quick // nil: any other property is allowed
 	closed     bool   // additionalProperties false
 	items      *quick
 	ref        *quick
+}
+
+type field struct {
+	name     string
+	q        *quick
+	required bool
 }
 
 // quickFields are the fields of the library's Schema the quick path
@@ -121,6 +133,15 @@ func quickOf(s *jsonschema.Schema, memo map[*jsonschema.Schema]*quick) *quick {
 		memo[s] = nil
 		return nil
 	}
+	for name, p := range q.props {
+		q.fields = append(q.fields, field{name: name, q: p, required: slices.Contains(q.required, name)})
+	}
+	slices.SortFunc(q.fields, func(a, b field) int { return strings.Compare(a.name, b.name) })
+	for _, r := range q.required {
+		if _, ok := q.props[r]; !ok {
+			q.others = append(q.others, r)
+		}
+	}
 	return q
 }
 
@@ -176,26 +197,38 @@ func list[E any](q *quick, x []E, depth int) bool {
 }
 
 func object[V any](q *quick, x map[string]V, depth int) bool {
-	for _, r := range q.required {
+	for _, r := range q.others {
 		if _, ok := x[r]; !ok {
 			return false
 		}
 	}
-	if q.props == nil && q.additional == nil && !q.closed {
+	// Each property is looked up; the map is walked only when it holds
+	// keys the properties do not name, and only if that matters.
+	matched := 0
+	for i := range q.fields {
+		f := &q.fields[i]
+		v, ok := x[f.name]
+		if !ok {
+			if f.required {
+				return false
+			}
+			continue
+		}
+		matched++
+		if !f.q.accepts(v, depth+1) {
+			return false
+		}
+	}
+	switch {
+	case matched == len(x):
+		return true
+	case q.closed:
+		return false
+	case q.additional == nil:
 		return true
 	}
 	for k, v := range x {
-		p, known := q.props[k]
-		switch {
-		case known:
-		case q.closed:
-			return false
-		case q.additional != nil:
-			p = q.additional
-		default:
-			continue
-		}
-		if !p.accepts(v, depth+1) {
+		if _, known := q.props[k]; !known && !q.additional.accepts(v, depth+1) {
 			return false
 		}
 	}
