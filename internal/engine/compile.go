@@ -418,7 +418,16 @@ func (c *compiler) output(n *jinja.OutputNode) {
 		c.text(k.v.s) // a constant prints at load
 		return
 	}
-	c.run = append(c.run, printPart{x: x, at: c.site(n)})
+	p := printPart{x: x, at: c.site(n), slot: -1}
+	switch x := x.(type) {
+	case *slotX:
+		p.slot = x.slot
+	case *attrX:
+		if v, ok := x.x.(*slotX); ok && !x.method {
+			p.slot, p.name = v.slot, x.name
+		}
+	}
+	c.run = append(c.run, p)
 }
 
 func (c *compiler) forNode(n *jinja.ForNode) {

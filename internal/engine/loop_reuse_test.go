@@ -83,3 +83,26 @@ func TestSmallOutputAfterLargeIsNotOversized(t *testing.T) {
 	assert.Less(t, int64(ms.HeapAlloc)-int64(before), int64(1_000_000), "the 20 small results keep large buffers alive")
 	runtime.KeepAlive(kept)
 }
+
+// An output of a variable, or of an attribute of one, that is a string
+// is written without building its value; every other value, a missing
+// key, a dict method's name and a host struct take the evaluator, and
+// all print as Jinja2 prints them.
+func TestDirectPrints(t *testing.T) {
+	type host struct{ A string }
+	vars := map[string]any{
+		"d": map[string]any{"a": "x", "n": 3, "l": []any{"p"}},
+		"s": "y", "n": 2, "h": host{A: "z"}, "m": map[string]string{"a": "w"},
+	}
+	for _, tc := range []struct{ src, want string }{
+		{`{{ d.a }}|{{ d.n }}|{{ d.missing }}|{{ d.l }}|{{ s }}|{{ n }}`, `x|3||['p']|y|2`},
+		{`{{ h.A }}{{ m.a }}`, `zw`},
+		{`{% set c %}{{ d.a }}{{ s }}{% endset %}[{{ c }}]`, `[xy]`},
+		{`{% for d in [{"a": "i"}, {"a": 1}] %}{{ d.a }};{% endfor %}{{ d.a }}`, `i;1;x`},
+		{`{{ d.items is callable }}`, `True`},
+	} {
+		got, err := renderStock(tc.src, vars)
+		require.NoError(t, err, tc.src)
+		assert.Equal(t, tc.want, got, tc.src)
+	}
+}

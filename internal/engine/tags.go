@@ -83,6 +83,12 @@ type printPart struct {
 	text string
 	x    expr
 	at   site
+	// slot >= 0: x reads that slot of the current activation, or (name
+	// set) that attribute of it. Most outputs are {{ name }} or
+	// {{ doc.title }} of a string: printPart.direct writes those without
+	// building their Value; any other value takes x.
+	slot int
+	name string
 }
 
 func (n *printTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) *pongo2.Error {
@@ -93,9 +99,11 @@ func (n *printTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter
 	}
 	for i := range n.parts {
 		p := &n.parts[i]
-		if p.x == nil {
+		switch {
+		case p.x == nil:
 			st.WriteString(p.text)
-		} else {
+		case p.slot >= 0 && p.direct(st):
+		default:
 			st.print(&p.at, p.x.eval(st))
 		}
 		if st.over {
@@ -103,6 +111,32 @@ func (n *printTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter
 		}
 	}
 	return nil
+}
+
+// direct prints the part when it is a string read from a slot, or from
+// a JSON-like dict in a slot (what slotX and attrX would give: a key of a
+// map[string]any is the attribute), and reports whether it did.
+func (p *printPart) direct(st *state) bool {
+	v := st.act.slots[p.slot]
+	if p.name == "" {
+		if v.k != String {
+			return false
+		}
+		st.WriteString(v.s)
+		return true
+	}
+	if v.k != Dict {
+		return false
+	}
+	m, ok := v.ref.(map[string]any)
+	if !ok {
+		return false
+	}
+	s, ok := m[p.name].(string)
+	if ok {
+		st.WriteString(s)
+	}
+	return ok
 }
 
 // print writes str(v) to the output or the innermost capture.
