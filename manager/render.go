@@ -64,7 +64,7 @@ func (c *compiled) errorf(kind error, vars []string, format string, args ...any)
 func (c *compiled) check(vars map[string]any, buf []any) ([]any, error) {
 	vals := buf[:0]
 	for range c.nvals {
-		vals = append(vals, engine.Absent)
+		vals = append(vals, engine.Absent{})
 	}
 	var missing []string
 	found := 0

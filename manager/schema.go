@@ -88,10 +88,12 @@ func (c *compiled) validate(vars map[string]any, vals []any) error {
 	var bad []schema.Violation
 	var names []string
 	for _, s := range c.schemas {
-		v, ok := engine.Absent, false
+		var v any
+		var ok bool
 		if j := c.bind[s.index]; j >= 0 {
 			v = vals[j] // looked up by check
-			ok = v != engine.Absent
+			_, absent := v.(engine.Absent)
+			ok = !absent
 		} else {
 			v, ok = vars[s.name] // declared but never read: still checked
 		}

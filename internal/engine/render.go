@@ -48,12 +48,10 @@ func (t *Template) Vars() []string {
 
 // Absent is the value of a variable not passed, in RenderValues: it takes
 // its default or is undefined (nil is None).
-var Absent any = absent{}
-
-type absent struct{}
+type Absent struct{}
 
 // RenderValues is Render with the values already looked up: vals[i] is
-// the value of Vars()[i], or Absent. A caller that checks the passed
+// the value of Vars()[i], or Absent{}. A caller that checks the passed
 // variables against its declarations has looked each one up already;
 // this spares the render a second lookup of every variable.
 func (t *Template) RenderValues(ctx context.Context, vals []any, lim *Limits) (string, error) {
@@ -74,7 +72,7 @@ func (t *Template) values(vars map[string]any, buf []any) []any {
 	for _, v := range t.vars {
 		x, ok := vars[v.name]
 		if !ok {
-			x = Absent
+			x = Absent{}
 		}
 		buf = append(buf, x)
 	}
@@ -127,8 +125,10 @@ func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) 
 		st.release()
 	}()
 	for i, v := range t.vars {
-		switch x := vals[i]; {
-		case x != Absent:
+		x := vals[i]
+		_, absent := x.(Absent)
+		switch {
+		case !absent:
 			st.root.slots[v.slot] = FromGo(x)
 		case v.has:
 			st.root.slots[v.slot] = v.def
