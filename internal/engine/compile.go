@@ -142,7 +142,7 @@ func (c *compiler) fail(n jinja.Node, format string, args ...any) {
 
 func (c *compiler) site(n jinja.Node) site {
 	line, col := c.file.Position(n.Position())
-	return site{file: c.file.Name, line: line, col: col}
+	return site{file: c.file.Name, line: int32(line), col: int32(col)}
 }
 
 // add puts a construct in the table and returns its number.
@@ -421,10 +421,10 @@ func (c *compiler) output(n *jinja.OutputNode) {
 	p := printPart{x: x, at: c.site(n), slot: -1}
 	switch x := x.(type) {
 	case *slotX:
-		p.slot = x.slot
+		p.slot = int32(x.slot)
 	case *attrX:
 		if v, ok := x.x.(*slotX); ok && !x.method {
-			p.slot, p.name = v.slot, x.name
+			p.slot = int32(v.slot)
 		}
 	}
 	c.run = append(c.run, p)

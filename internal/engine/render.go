@@ -206,7 +206,7 @@ func (st *state) renderError(r any, ctx context.Context) error {
 	}
 	e := &Error{Kind: ErrRender, Msg: err.Error()}
 	if at != nil {
-		e.File, e.Line, e.Col = at.file, at.line, at.col
+		e.File, e.Line, e.Col = at.file, int(at.line), int(at.col)
 	}
 	var le *limitError
 	var re *raised

@@ -96,7 +96,7 @@ func (e *Error) Unwrap() []error {
 // site is where a construct stands in the Jinja source.
 type site struct {
 	file      string
-	line, col int
+	line, col int32 // a file is at most WithMaxFileBytes long; every node keeps a site
 }
 
 // failure unwinds a render to its entry (Template.run), carrying the error.

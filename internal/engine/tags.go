@@ -83,12 +83,11 @@ type printPart struct {
 	text string
 	x    expr
 	at   site
-	// slot >= 0: x reads that slot of the current activation, or (name
-	// set) that attribute of it. Most outputs are {{ name }} or
-	// {{ doc.title }} of a string: printPart.direct writes those without
-	// building their Value; any other value takes x.
-	slot int
-	name string
+	// slot >= 0: x reads that slot of the current activation (a slotX),
+	// or an attribute of it (an attrX over that slotX). Most outputs are
+	// {{ name }} or {{ doc.title }} of a string: printPart.direct writes
+	// those without building their Value; any other value takes x.
+	slot int32
 }
 
 func (n *printTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) *pongo2.Error {
@@ -118,7 +117,8 @@ func (n *printTag) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter
 // map[string]any is the attribute), and reports whether it did.
 func (p *printPart) direct(st *state) bool {
 	v := st.act.slots[p.slot]
-	if p.name == "" {
+	a, isAttr := p.x.(*attrX)
+	if !isAttr {
 		if v.k != String {
 			return false
 		}
@@ -132,7 +132,7 @@ func (p *printPart) direct(st *state) bool {
 	if !ok {
 		return false
 	}
-	s, ok := m[p.name].(string)
+	s, ok := m[a.name].(string)
 	if ok {
 		st.WriteString(s)
 	}
