@@ -306,3 +306,40 @@ func TestChatOutputLimitCountsImages(t *testing.T) {
 	_, err = m.RenderMessages("t", map[string]any{"items": []any{1, 2, 3, 4, 5, 6}, "img": url})
 	require.ErrorIs(t, err, manager.ErrOutputLimit)
 }
+
+// A chat block inside a loop closes its message however its body ends:
+// at its end, at a continue or at a break; and a role that is not one of
+// the chat roles is an error naming the block.
+func TestChatBlockLoopControl(t *testing.T) {
+	turns := []any{
+		map[string]any{"role": "user", "text": "a", "skip": false},
+		map[string]any{"role": "assistant", "text": "b", "skip": true},
+		map[string]any{"role": "user", "text": "c", "skip": false},
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      []manager.Message
+	}{
+		{"to its end", `{% chat role="system" %} S {% endchat %}
+{% for t in turns %}{% chat role=t.role %}{{ t.text }}{% if not t.skip %}!{% endif %}{% endchat %}{% endfor %}`,
+			[]manager.Message{text("system", "S"), text("user", "a!"), text("assistant", "b"), text("user", "c!")}},
+		{"continue", `{% chat role="system" %} S {% endchat %}
+{% for t in turns %}{% chat role=t.role %}{{ t.text }}{% if t.skip %}{% continue %}{% endif %}!{% endchat %}{% endfor %}`,
+			[]manager.Message{text("system", "S"), text("user", "a!"), text("assistant", "b"), text("user", "c!")}},
+		{"break", `{% for t in turns %}{% chat role=t.role %}{{ t.text }}{% if t.skip %}{% break %}{% endif %}{% endchat %}{% endfor %}{% chat role="user" %}end{% endchat %}`,
+			[]manager.Message{text("user", "a"), text("assistant", "b"), text("user", "end")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := chatSet(t, tc.src, "turns")
+			got, err := m.RenderMessages("t", map[string]any{"turns": turns})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	t.Run("an unknown role", func(t *testing.T) {
+		m := chatSet(t, `{% for t in turns %}{% chat role=t.role %}{{ t.text }}{% if t.skip %}{% break %}{% endif %}{% endchat %}{% endfor %}`, "turns")
+		_, err := m.RenderMessages("t", map[string]any{"turns": []any{map[string]any{"role": "robot", "text": "x", "skip": false}}})
+		require.ErrorIs(t, err, manager.ErrTemplate)
+		assert.Equal(t, `t.md:1:21: template "t": render failed: unknown chat role "robot"; allowed roles: system, user, assistant`, err.Error())
+	})
+}
