@@ -17,6 +17,10 @@
 // A render (render.go) runs on a pooled state that is pongo2's writer
 // (state.go): output and memory budgets charged before each value is
 // built, a work budget, the iteration and call-depth limits, and the
-// render's context. Chat templates collect their messages as they run
-// (chat.go), never by parsing rendered text.
+// render's context. The caller passes the variables by name (Render) or
+// already looked up, in the order of Vars (RenderValues, what the
+// manager's strict check hands over). The output is one buffer, sized
+// from earlier renders and handed over as the result (output.go). Chat
+// templates collect their messages as they run (chat.go), never by
+// parsing rendered text.
 package engine
