@@ -46,31 +46,15 @@ func renderMessagesIn(ctx context.Context, s *snapshot, name string, c *compiled
 }
 
 func (c *compiled) renderMessages(ctx context.Context, vars map[string]any, cfg *config) ([]Message, error) {
-	var buf [16]any
-	vals, err := c.check(vars, buf[:0])
-	if err != nil {
-		return nil, err
+	out, msgs, err := c.run(ctx, vars, cfg, c.chat)
+	if err != nil || c.chat {
+		return msgs, err
 	}
-	ctx, cancel := cfg.renderContext(ctx)
-	if cancel != nil {
-		defer cancel()
+	msg := Message{Role: RoleUser}
+	if text := strings.TrimFunc(out, unicode.IsSpace); text != "" {
+		msg.Parts = []Part{{Type: PartText, Text: text}}
 	}
-	if !c.chat {
-		out, err := c.tmpl.RenderValues(ctx, vals, &cfg.limits)
-		if err != nil {
-			return nil, c.renderError(err)
-		}
-		msg := Message{Role: RoleUser}
-		if text := strings.TrimFunc(out, unicode.IsSpace); text != "" {
-			msg.Parts = []Part{{Type: PartText, Text: text}}
-		}
-		return []Message{msg}, nil
-	}
-	msgs, err := c.tmpl.RenderMessagesValues(ctx, vals, &cfg.limits)
-	if err != nil {
-		return nil, c.renderError(err)
-	}
-	return msgs, nil
+	return []Message{msg}, nil
 }
 
 // chatTemplateError is Render's answer for a chat template.

@@ -60,10 +60,8 @@ type compiled struct {
 	// schemas are the typed variables' compiled schemas (schema.go).
 	schemas []varSchema
 	// bind maps each declared variable to its index among the engine's
-	// variables, -1 when the template never reads it; nvals is how many
-	// the engine has (compiled.check).
-	bind  []int
-	nvals int
+	// variables, -1 when the template never reads it (compiled.check).
+	bind []int
 }
 
 // loader holds the state of one load: files are read once and shared by

@@ -63,7 +63,7 @@ func (c *compiled) errorf(kind error, vars []string, format string, args ...any)
 // extras collected.
 func (c *compiled) check(vars map[string]any, buf []any) ([]any, error) {
 	vals := buf[:0]
-	for range c.nvals {
+	for range c.tmpl.NumVars() {
 		vals = append(vals, engine.Absent{})
 	}
 	var missing []string
@@ -108,7 +108,6 @@ func (c *compiled) check(vars map[string]any, buf []any) ([]any, error) {
 // the engine's values by it.
 func (c *compiled) bindVars() {
 	names := c.tmpl.Vars()
-	c.nvals = len(names)
 	c.bind = make([]int, len(c.info.Variables))
 	for i, v := range c.info.Variables {
 		c.bind[i] = slices.Index(names, v.Name)
@@ -139,20 +138,33 @@ func (c *compiled) render(ctx context.Context, vars map[string]any, cfg *config)
 	if c.chat {
 		return "", c.chatTemplateError()
 	}
+	out, _, err := c.run(ctx, vars, cfg, false)
+	return out, err
+}
+
+// run checks vars and renders c: to text, or with chat to its messages.
+// Render and RenderMessages both come here.
+func (c *compiled) run(ctx context.Context, vars map[string]any, cfg *config, chat bool) (string, []Message, error) {
 	var buf [16]any
 	vals, err := c.check(vars, buf[:0])
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	ctx, cancel := cfg.renderContext(ctx)
 	if cancel != nil {
 		defer cancel()
 	}
-	out, err := c.tmpl.RenderValues(ctx, vals, &cfg.limits)
-	if err != nil {
-		return "", c.renderError(err)
+	var out string
+	var msgs []Message
+	if chat {
+		msgs, err = c.tmpl.RenderMessagesValues(ctx, vals, &cfg.limits)
+	} else {
+		out, err = c.tmpl.RenderValues(ctx, vals, &cfg.limits)
 	}
-	return out, nil
+	if err != nil {
+		return "", nil, c.renderError(err)
+	}
+	return out, msgs, nil
 }
 
 // renderContext applies WithMaxRenderTime.

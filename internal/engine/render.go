@@ -29,12 +29,8 @@ func (t *Template) Render(ctx context.Context, vars map[string]any, lim *Limits)
 	return out, err
 }
 
-// RenderMessages renders a chat template's messages.
-func (t *Template) RenderMessages(ctx context.Context, vars map[string]any, lim *Limits) ([]message.Message, error) {
-	var buf [16]any
-	_, msgs, err := t.run(ctx, t.values(vars, buf[:0]), lim, true)
-	return msgs, err
-}
+// NumVars is len(Vars()), without building the list.
+func (t *Template) NumVars() int { return len(t.vars) }
 
 // Vars returns the names of the variables the template reads, in the
 // order RenderValues takes their values.
@@ -59,8 +55,8 @@ func (t *Template) RenderValues(ctx context.Context, vals []any, lim *Limits) (s
 	return out, err
 }
 
-// RenderMessagesValues is RenderMessages with the values looked up, as
-// RenderValues takes them.
+// RenderMessagesValues renders a chat template's messages, with the
+// values looked up as RenderValues takes them.
 func (t *Template) RenderMessagesValues(ctx context.Context, vals []any, lim *Limits) ([]message.Message, error) {
 	_, msgs, err := t.run(ctx, vals, lim, true)
 	return msgs, err
