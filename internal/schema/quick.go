@@ -28,9 +28,8 @@ type quick struct {
 	types    []string
 	enum     []any // strings, booleans and null only
 	required []string
-	props    map[string]*quick
-	// fields are props as a list sorted by name, each marked when
-	// required; others are the required names that are not props.
+	// fields are the properties, sorted by name, each marked when
+	// required; others are the required names that are not properties.
 	// object looks each up instead of walking the value's map.
 	fields     []field
 	others     []string
@@ -111,12 +110,10 @@ func quickOf(s *jsonschema.Schema, memo map[*jsonschema.Schema]*quick) *quick {
 	if s.Ref != nil {
 		q.ref = sub(s.Ref)
 	}
-	if len(s.Properties) > 0 {
-		q.props = make(map[string]*quick, len(s.Properties))
-		for name, ps := range s.Properties {
-			q.props[name] = sub(ps)
-		}
+	for name, ps := range s.Properties {
+		q.fields = append(q.fields, field{name: name, q: sub(ps), required: slices.Contains(q.required, name)})
 	}
+	slices.SortFunc(q.fields, func(a, b field) int { return strings.Compare(a.name, b.name) })
 	switch a := s.AdditionalProperties.(type) {
 	case nil:
 	case bool:
@@ -133,12 +130,8 @@ func quickOf(s *jsonschema.Schema, memo map[*jsonschema.Schema]*quick) *quick {
 		memo[s] = nil
 		return nil
 	}
-	for name, p := range q.props {
-		q.fields = append(q.fields, field{name: name, q: p, required: slices.Contains(q.required, name)})
-	}
-	slices.SortFunc(q.fields, func(a, b field) int { return strings.Compare(a.name, b.name) })
 	for _, r := range q.required {
-		if _, ok := q.props[r]; !ok {
+		if _, ok := s.Properties[r]; !ok {
 			q.others = append(q.others, r)
 		}
 	}
@@ -228,11 +221,17 @@ func object[V any](q *quick, x map[string]V, depth int) bool {
 		return true
 	}
 	for k, v := range x {
-		if _, known := q.props[k]; !known && !q.additional.accepts(v, depth+1) {
+		if !q.hasField(k) && !q.additional.accepts(v, depth+1) {
 			return false
 		}
 	}
 	return true
+}
+
+// hasField reports whether name is one of q's properties.
+func (q *quick) hasField(name string) bool {
+	_, ok := slices.BinarySearchFunc(q.fields, name, func(f field, name string) int { return strings.Compare(f.name, name) })
+	return ok
 }
 
 // quickKind is the JSON kind of the Go values the quick path reads as
