@@ -1,7 +1,6 @@
 package manager
 
 import (
-	"encoding/json"
 	"testing"
 	"testing/fstest"
 )
@@ -79,14 +78,5 @@ func benchTypedManager(tb testing.TB, ws []benchWorkload) *Manager {
 		entries[w.name] = map[string]any{"path": w.name + ".md", "variables": vars}
 		fsys[w.name+".md"] = &fstest.MapFile{Data: []byte(w.jinja)}
 	}
-	index, err := json.Marshal(map[string]any{"version": 1, "templates": entries})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fsys[IndexFile] = &fstest.MapFile{Data: index}
-	m, err := New(fsys)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return m
+	return loadBenchSet(tb, entries, fsys)
 }

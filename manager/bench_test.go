@@ -78,6 +78,12 @@ func benchManager(tb testing.TB, ws []benchWorkload) *Manager {
 		entries[w.name+"_chat"] = map[string]any{"path": w.name + "_chat.md", "variables": vars}
 		fsys[w.name+"_chat.md"] = &fstest.MapFile{Data: []byte(w.chat)}
 	}
+	return loadBenchSet(tb, entries, fsys)
+}
+
+// loadBenchSet loads fsys with an index.json of entries.
+func loadBenchSet(tb testing.TB, entries map[string]any, fsys fstest.MapFS) *Manager {
+	tb.Helper()
 	index, err := json.Marshal(map[string]any{"version": 1, "templates": entries})
 	if err != nil {
 		tb.Fatal(err)
