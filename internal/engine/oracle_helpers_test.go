@@ -97,7 +97,7 @@ func renderHFValues(template string, values map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tmpl, err := engine.NewSet().Compile(prog, engine.Options{HuggingFace: true})
+	tmpl, err := engine.Compile(prog, engine.Options{HuggingFace: true})
 	if err != nil {
 		return "", err
 	}

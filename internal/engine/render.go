@@ -8,16 +8,14 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/flosch/pongo2/v6"
-
 	"github.com/seed-e7d2830f/promptkit/message"
 )
 
-// Rendering: bind the variables to their slots, run the pongo2 body with
-// a pooled state as its writer, and hand the output over as the result
-// without copying it.
+// Rendering: bind the variables to their slots, run the template's body
+// on a pooled state, and hand the output over as the result without
+// copying it.
 
-var statePool = sync.Pool{New: func() any { return &state{ctx: &pongo2.ExecutionContext{}} }}
+var statePool = sync.Pool{New: func() any { return new(state) }}
 
 // Render renders the template as text. vars are the host's values by
 // variable name (the checks that every required variable is passed, and
@@ -130,9 +128,7 @@ func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) 
 			st.root.slots[v.slot] = v.def
 		}
 	}
-	if perr := t.root.body.Execute(st.ctx, st); perr != nil {
-		st.fail(nil, pongoErr(perr))
-	}
+	t.root.exec(st)
 	if st.over {
 		st.fail(nil, &limitError{fmt.Sprintf("the output would exceed %d bytes (WithMaxOutputBytes)", st.max)})
 	}

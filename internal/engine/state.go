@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
-
-	"github.com/flosch/pongo2/v6"
 )
 
-// One render's state. It is the pongo2.TemplateWriter every node writes
-// to, so promptkit's tags reach it with a type assertion on the writer
-// they are given: no context lookups on the render path.
+// One render's state: the output, the budgets, the activations of the
+// frames running, and the chat sink. Every node of a render is given it;
+// nothing of a compiled template is written while it renders.
 
 // Limits bound one render; the zero value of a field is its default.
 type Limits struct {
@@ -133,7 +131,6 @@ type state struct {
 	depth int      // nested calls
 	lim   *Limits
 	stop  *atomic.Bool // set when the render's context ends
-	ctx   *pongo2.ExecutionContext
 	act   *activation
 	at    *site     // the construct being evaluated, for errors raised deep inside
 	sink  *chatSink // &chat in a render of messages, else nil
@@ -159,9 +156,8 @@ func (st *state) putLoop() {
 	*st.loops[st.nloop] = loopObj{}
 }
 
-// Write and WriteString make the state the writer of every node: text
-// goes to the innermost capture, else to the output, which stops growing
-// at its limit.
+// Write and WriteString write a render's text: to the innermost capture,
+// else to the output, which stops growing at its limit.
 func (st *state) Write(p []byte) (int, error) { return st.WriteString(string(p)) }
 
 func (st *state) WriteString(s string) (int, error) {

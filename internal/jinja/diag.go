@@ -210,8 +210,8 @@ func errArgOrder(p Pos, arg, after string) *Error {
 
 func errChainedTests(p Pos) *Error { return syntaxf(p, "tests cannot be chained with is") }
 
-// Django's dialect, which pongo2 speaks, written where Jinja is expected:
-// each gets the Jinja form.
+// Django's dialect (pongo2's, Go's other template engines') written where
+// Jinja is expected: each gets the Jinja form.
 
 func errDjangoFilterArg(p Pos, filter string) *Error {
 	return unsupportedf(p, filter, "Django filter arguments (%s:arg) are not supported; write Jinja's %s(arg)", filter, filter)
