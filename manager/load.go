@@ -346,27 +346,12 @@ func (l *loader) frontProblems(name string, err error) {
 		return
 	}
 	for _, fe := range list {
-		e := &Error{Kind: frontKind(fe.Kind), Template: name, Path: fe.File, Line: fe.Line, Col: fe.Col, Msg: fe.Msg}
+		e := &Error{Kind: kindOf(fe.Kind), Template: name, Path: fe.File, Line: fe.Line, Col: fe.Col, Msg: fe.Msg}
 		if fe.Kind == jinja.Undeclared || fe.Kind == jinja.Mistyped {
 			e.Variables = []string{fe.Name}
 		}
 		l.problem(e)
 	}
-}
-
-// frontKind maps the front end's kinds of problems onto the sentinels.
-func frontKind(k jinja.Kind) error {
-	switch k {
-	case jinja.Unsupported:
-		return ErrUnsupported
-	case jinja.Undeclared:
-		return ErrUndeclaredVariable
-	case jinja.Sandbox:
-		return ErrSandbox
-	case jinja.Mistyped:
-		return ErrSchema
-	}
-	return ErrTemplate
 }
 
 // fileProblem reports a file that cannot be read.

@@ -109,14 +109,10 @@ func Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 type compileError struct{ err error }
 
 func (c *compiler) fail(n jinja.Node, format string, args ...any) {
-	at := c.site(n)
-	panic(compileError{fmt.Errorf("%s:%d:%d: %s", at.file, at.line, at.col, fmt.Sprintf(format, args...))})
+	panic(compileError{jinja.At(c.file, n.Position(), jinja.Syntax, fmt.Sprintf(format, args...), nil)})
 }
 
-func (c *compiler) site(n jinja.Node) site {
-	line, col := c.file.Position(n.Position())
-	return site{file: c.file.Name, line: int32(line), col: int32(col)}
-}
+func (c *compiler) site(n jinja.Node) site { return site{src: c.file, pos: n.Position()} }
 
 // add appends a statement to the body being compiled.
 func (c *compiler) add(n node) {
