@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinjaoracle"
@@ -123,6 +122,3 @@ func hfFixture() map[string]json.RawMessage {
 		"eos_token":             json.RawMessage(`"</s>"`),
 	}
 }
-
-// join makes one snippet of several lines.
-func join(lines ...string) string { return strings.Join(lines, "\n") }
