@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/chromedp/chromedp v0.23.0
-	github.com/flosch/pongo2/v6 v6.0.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/opencontainers/go-digest v1.0.0
 	github.com/opencontainers/image-spec v1.1.1

@@ -54,7 +54,6 @@ func TestIndexSchemaAgreesWithTheManager(t *testing.T) {
 		"unknown entry key":     `{"version": 1, "templates": {"t": {"path": "t.md", "pth": "x"}}}`,
 		"bad variable name":     `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["1x"]}}}`,
 		"reserved name":         `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["loop"]}}}`,
-		"_pk name":              `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "_pkx"}]}}}`,
 		"default on required":   `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "x", "default": 1}]}}}`,
 		"unknown variable key":  `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "x", "requred": false}]}}}`,
 		"variable without name": `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"required": false}]}}}`,

@@ -28,8 +28,9 @@
 //   - internal/schema: the JSON Schemas of typed variables: compiled once
 //     at load, turned into the types the front end checks paths against,
 //     and the validation of passed values;
-//   - internal/engine: the runtime behind the one door to pongo2: values,
-//     filters, tests, methods and the tags pongo2 executes;
+//   - internal/engine: promptkit's own engine: it compiles a checked
+//     program into an immutable tree and runs it, with Python's values,
+//     every filter, test, method and global, and the render's budgets;
 //   - internal/watch: the debounced trigger over file-system events (with
 //     polling) that hot reload waits on;
 //   - internal/jsonfields: a Go struct's fields as encoding/json writes

@@ -88,7 +88,7 @@ func ParseChatTemplate(name, source string, opts ...Option) (*ChatTemplate, erro
 		l.frontProblems(name, err)
 		return nil, l.loadError()
 	}
-	t, err := l.set.Compile(prog, engine.Options{HuggingFace: true})
+	t, err := engine.Compile(prog, engine.Options{HuggingFace: true})
 	if err != nil {
 		return nil, &Error{Kind: ErrTemplate, Template: name, Path: name, Msg: err.Error()}
 	}

@@ -47,16 +47,6 @@ func fileDigest(paths []string, files map[string]fileSum) string {
 	return digestPrefix + hex.EncodeToString(h.Sum(nil))
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // Digest returns the digest of the set serving now: "sha256:" and 64 hex
 // digits over index.json and every file the set uses (see the package
 // documentation, # Digest). It is the same for the same files wherever

@@ -3,9 +3,9 @@
 //
 // A template set is a directory (or any fs.FS) with index.json at its root
 // and the templates it declares. Templates are written in Jinja2 syntax and
-// executed by pongo2 (github.com/flosch/pongo2/v6): promptkit parses the
-// Jinja source itself, checks it, and hands pongo2 an equivalent template in
-// pongo2's dialect, so authors write Jinja and get Jinja's output.
+// render as Python's Jinja2 renders them: promptkit parses the Jinja source
+// itself, checks it, and compiles it for its own engine, which gives every
+// construct Python's semantics.
 //
 // # Trust model
 //
@@ -41,8 +41,7 @@
 //
 // A variable is a bare name (required) or an object with name, required
 // (default true), default (only for optional variables) and description.
-// Names are identifiers; loop, forloop, pongo2, range, Jinja keywords and
-// names starting with _pk are reserved. Unknown keys, duplicate names and
+// Names are identifiers; loop, range and Jinja's keywords are reserved. Unknown keys, duplicate names and
 // paths that are empty, absolute or contain ".." are errors naming the
 // entry.
 //
@@ -101,8 +100,8 @@
 // would make a prompt non-reproducible (random, lipsum), and the methods
 // of strings, dicts and lists that do not change a value. The README lists
 // them from the runtime's own tables. The front end that parses and
-// checks templates is internal/jinja; the runtime pongo2 executes them
-// with is internal/engine.
+// checks templates is internal/jinja; the engine that compiles and runs
+// them is internal/engine.
 //
 // # Values
 //
@@ -186,7 +185,7 @@
 //
 // Load once, render from any number of goroutines: a Manager publishes an
 // immutable snapshot of the set through an atomic pointer, and Render takes
-// no lock. pongo2's process-wide settings (autoescape) are never changed;
-// promptkit registers its own filters (pk_*) and tags (promptkit_*) with
-// pongo2, once, at init.
+// no lock. A compiled template is never written while it renders: all of
+// a render's state (its output, variables, macros, loops) is the render's
+// own. The package keeps no process-wide setting.
 package manager

@@ -87,7 +87,7 @@ type Error struct {
 	Line, Col int      // 1-based; 0 when unknown
 	Variables []string // variables concerned, sorted
 	Msg       string   // what went wrong, without the position prefix
-	Err       error    // underlying cause (a *pongo2.Error, an fs error…), may be nil
+	Err       error    // underlying cause (an *engine.Error, an fs error…), may be nil
 
 	// causeInMsg is set when Msg already says what Err says (Err is kept
 	// for errors.As, not printed twice).

@@ -48,18 +48,12 @@ var (
 	templateNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-]*$`)
 )
 
-// reservedNames cannot be variables: Jinja keywords and the names the
-// translation onto pongo2 uses.
+// reservedName reports a name that cannot be a variable: a Jinja keyword,
+// loop (each for loop's own) or range (the global function).
 func reservedName(name string) bool {
 	switch name {
-	case "and", "or", "not", "in", "is", "if", "else", "true", "false", "none", "True", "False", "None":
-		return true
-	}
-	if strings.HasPrefix(name, "_pk") {
-		return true
-	}
-	switch name {
-	case "loop", "forloop", "pongo2", "range":
+	case "and", "or", "not", "in", "is", "if", "else", "true", "false", "none", "True", "False", "None",
+		"loop", "range":
 		return true
 	}
 	return false

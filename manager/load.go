@@ -69,7 +69,6 @@ type compiled struct {
 type loader struct {
 	fsys     fs.FS
 	cfg      *config
-	set      *engine.Set
 	read     map[string]readFile
 	files    map[string]fileSum // every file read, for the set's digest
 	problems []*Error
@@ -89,7 +88,7 @@ type readFile struct {
 var catalog = engine.Catalog(engine.Options{})
 
 func newLoader(fsys fs.FS, cfg *config) *loader {
-	return &loader{fsys: fsys, cfg: cfg, set: engine.NewSet(), read: map[string]readFile{}, files: map[string]fileSum{}}
+	return &loader{fsys: fsys, cfg: cfg, read: map[string]readFile{}, files: map[string]fileSum{}}
 }
 
 // load reads index.json and every template from fsys, and checks and
@@ -298,7 +297,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 			defaults[v.Name] = v.Default
 		}
 	}
-	t, err := l.set.Compile(prog, engine.Options{Defaults: defaults})
+	t, err := engine.Compile(prog, engine.Options{Defaults: defaults})
 	if err != nil {
 		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: file, Msg: err.Error()})
 		return nil
@@ -347,27 +346,12 @@ func (l *loader) frontProblems(name string, err error) {
 		return
 	}
 	for _, fe := range list {
-		e := &Error{Kind: frontKind(fe.Kind), Template: name, Path: fe.File, Line: fe.Line, Col: fe.Col, Msg: fe.Msg}
+		e := &Error{Kind: kindOf(fe.Kind), Template: name, Path: fe.File, Line: fe.Line, Col: fe.Col, Msg: fe.Msg}
 		if fe.Kind == jinja.Undeclared || fe.Kind == jinja.Mistyped {
 			e.Variables = []string{fe.Name}
 		}
 		l.problem(e)
 	}
-}
-
-// frontKind maps the front end's kinds of problems onto the sentinels.
-func frontKind(k jinja.Kind) error {
-	switch k {
-	case jinja.Unsupported:
-		return ErrUnsupported
-	case jinja.Undeclared:
-		return ErrUndeclaredVariable
-	case jinja.Sandbox:
-		return ErrSandbox
-	case jinja.Mistyped:
-		return ErrSchema
-	}
-	return ErrTemplate
 }
 
 // fileProblem reports a file that cannot be read.

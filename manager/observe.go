@@ -46,46 +46,6 @@ func WithObserver(o Observer) Option {
 	}
 }
 
-// errorKinds names each sentinel, most specific first: the names are
-// stable, for metrics labels, logs and the JSON errors of HTTP APIs.
-var errorKinds = []struct {
-	err  error
-	name string
-}{
-	{ErrUnknownTemplate, "unknown_template"},
-	{ErrMissingVariables, "missing_variables"},
-	{ErrExtraVariables, "extra_variables"},
-	{ErrUndeclaredVariable, "undeclared_variable"},
-	{ErrIndex, "index"},
-	{ErrSandbox, "sandbox"},
-	{ErrUnsupported, "unsupported"},
-	{ErrSchema, "schema"},
-	{ErrInvalidVariables, "invalid_variables"},
-	{ErrOutputLimit, "output_limit"},
-	{ErrChatTemplate, "chat_template"},
-	{ErrVariableFunc, "variable_func"},
-	{ErrRaised, "raised"},
-	{ErrCanceled, "canceled"},
-	{ErrClosed, "closed"},
-	{ErrTemplate, "template"},
-}
-
-// ErrorKind names the kind of an error the manager returned: the snake-case
-// name of the most specific sentinel it wraps ("missing_variables",
-// "unknown_template", "output_limit", "template", …), "" for nil and
-// "other" for an error that wraps none.
-func ErrorKind(err error) string {
-	if err == nil {
-		return ""
-	}
-	for _, k := range errorKinds {
-		if errors.Is(err, k.err) {
-			return k.name
-		}
-	}
-	return "other"
-}
-
 // observeRender reports one render of name from set s to o; c is nil when
 // the name is unknown.
 func observeRender(o Observer, s *snapshot, name string, c *compiled, messages bool, start time.Time, bytes int, err error) {

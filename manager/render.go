@@ -180,23 +180,18 @@ func (cfg *config) renderContext(ctx context.Context) (context.Context, context.
 
 // renderError names the template in an engine's render error.
 func (c *compiled) renderError(err error) error {
-	var ee *engine.Error
+	var ee *jinja.Error
 	if !errors.As(err, &ee) {
 		return &Error{Kind: ErrTemplate, Template: c.info.Name, Path: c.info.Path, Msg: "render failed", Err: err}
 	}
-	e := &Error{Kind: ErrTemplate, Template: c.info.Name, Path: ee.File, Line: ee.Line, Col: ee.Col, Msg: ee.Msg, Err: ee.Err}
+	e := &Error{Kind: kindOf(ee.Kind), Template: c.info.Name, Path: ee.File, Line: ee.Line, Col: ee.Col, Msg: ee.Msg, Err: ee.Err}
 	if e.Path == "" {
 		e.Path = c.info.Path
 	}
-	switch {
-	case errors.Is(ee, engine.ErrLimit):
-		e.Kind = ErrOutputLimit
-	case errors.Is(ee, engine.ErrRaised):
-		e.Kind = ErrRaised
+	switch ee.Kind {
+	case jinja.Raised:
 		e.Msg = "raise_exception: " + ee.Msg
-	case errors.Is(ee, engine.ErrCanceled):
-		e.Kind = ErrCanceled
-	default:
+	case jinja.Render:
 		e.Msg = "render failed: " + ee.Msg
 	}
 	return e

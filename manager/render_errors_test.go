@@ -1,12 +1,14 @@
 package manager_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
@@ -55,4 +57,41 @@ func TestRenderErrorsSayWhere(t *testing.T) {
 			assert.Equal(t, [2]int{tc.line, tc.col}, [2]int{e.Line, e.Col})
 		})
 	}
+}
+
+// Each kind of a render's problem reaches the host as its sentinel, with
+// the engine's position.
+func TestRenderErrorKinds(t *testing.T) {
+	m, err := manager.New(set(`{"version":1,"templates":{
+		"div":{"path":"div.md","variables":["n"]},
+		"raise":{"path":"raise.md"},
+		"big":{"path":"big.md"}}}`, map[string]string{
+		"div.md":   "a\n  {{ 1 // n }}",
+		"raise.md": `{{ raise_exception("不行") }}`,
+		"big.md":   `{% for i in range(100000) %}{{ "x" * 100 }}{% endfor %}`,
+	}), manager.WithMaxOutputBytes(1000))
+	require.NoError(t, err)
+	_, err = m.Render("div", map[string]any{"n": 0})
+	var e *manager.Error
+	require.ErrorAs(t, err, &e)
+	assert.ErrorIs(t, err, manager.ErrTemplate)
+	assert.Equal(t, "template", manager.ErrorKind(err))
+	assert.Equal(t, []int{2, 6}, []int{e.Line, e.Col})
+	var je *jinja.Error
+	assert.False(t, errors.As(err, &je), "the engine's error is the manager's Error, not its cause")
+
+	_, err = m.Render("raise", nil)
+	assert.ErrorIs(t, err, manager.ErrRaised)
+	assert.Contains(t, err.Error(), "raise_exception: 不行")
+
+	_, err = m.Render("big", nil)
+	assert.ErrorIs(t, err, manager.ErrOutputLimit)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = m.RenderContext(ctx, "big", nil)
+	assert.ErrorIs(t, err, manager.ErrCanceled)
+	assert.ErrorIs(t, err, context.Canceled)
+	s, _ := manager.KindStatus(manager.ErrorKind(err))
+	assert.Equal(t, 503, s)
 }

@@ -58,30 +58,19 @@ const (
 	kindNotMessageBuilder = "not_message_builder"
 )
 
-// statusOf is the HTTP status of each kind. A template problem is never a
-// 500: it is the request's (404, 409, 422) or, while no set serves, 503.
-// Only a bug — a builder that panicked, an error of no known kind — is 500.
+// statusOf is the HTTP status of each kind of the server's own; the
+// manager's kinds have theirs in the manager's table (manager.KindStatus).
+// A template problem is never a 500: it is the request's (404, 409, 422)
+// or, while no set serves, 503. Only a bug — a builder that panicked, an
+// error of no known kind — is 500.
 var statusOf = map[string]int{
-	"unknown_template":    http.StatusNotFound,
 	kindUnknownBuilder:    http.StatusNotFound,
 	kindNotFound:          http.StatusNotFound,
-	"missing_variables":   http.StatusUnprocessableEntity,
-	"extra_variables":     http.StatusUnprocessableEntity,
-	"output_limit":        http.StatusUnprocessableEntity,
-	"template":            http.StatusUnprocessableEntity,
-	"variable_func":       http.StatusUnprocessableEntity,
-	"undeclared_variable": http.StatusUnprocessableEntity,
-	"index":               http.StatusUnprocessableEntity,
-	"sandbox":             http.StatusUnprocessableEntity,
-	"unsupported":         http.StatusUnprocessableEntity,
-	"schema":              http.StatusUnprocessableEntity,
-	"invalid_variables":   http.StatusUnprocessableEntity,
 	kindUnknownKey:        http.StatusUnprocessableEntity,
 	kindMissingValue:      http.StatusUnprocessableEntity,
 	kindInvalidValue:      http.StatusUnprocessableEntity,
 	kindInvalidKind:       http.StatusUnprocessableEntity,
 	kindNoEvidence:        http.StatusUnprocessableEntity,
-	"chat_template":       http.StatusConflict,
 	kindNotMessageBuilder: http.StatusConflict,
 	kindBadRequest:        http.StatusBadRequest,
 	kindTooLarge:          http.StatusRequestEntityTooLarge,
@@ -90,13 +79,14 @@ var statusOf = map[string]int{
 	kindMethod:            http.StatusMethodNotAllowed,
 	kindUnavailable:       http.StatusServiceUnavailable,
 	kindNoService:         http.StatusServiceUnavailable,
-	"closed":              http.StatusServiceUnavailable,
 	kindBuilderPanicked:   http.StatusInternalServerError,
-	"other":               http.StatusInternalServerError,
 }
 
 func status(kind string) int {
 	if s, ok := statusOf[kind]; ok {
+		return s
+	}
+	if s, ok := manager.KindStatus(kind); ok {
 		return s
 	}
 	return http.StatusInternalServerError

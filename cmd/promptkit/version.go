@@ -5,11 +5,8 @@ import (
 	"runtime/debug"
 )
 
-// pongo2Module is the module path of the template engine.
-const pongo2Module = "github.com/flosch/pongo2/v6"
-
-// version is what --version prints: promptkit's module version and the
-// pongo2 version it was built with, from the binary's build information.
+// version is what --version prints: promptkit's module version and the Go
+// toolchain it was built with, from the binary's build information.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	return versionOf(bi, ok)
@@ -26,15 +23,8 @@ func versionOf(bi *debug.BuildInfo, ok bool) string {
 	if own == "" {
 		own = "(devel)"
 	}
-	engine := "(unknown)"
-	for _, d := range bi.Deps {
-		if d.Path != pongo2Module {
-			continue
-		}
-		engine = d.Version
-		if d.Replace != nil {
-			engine = fmt.Sprintf("%s => %s %s", d.Version, d.Replace.Path, d.Replace.Version)
-		}
+	if bi.GoVersion == "" {
+		return fmt.Sprintf("promptkit %s\n", own)
 	}
-	return fmt.Sprintf("promptkit %s\npongo2 %s\n", own, engine)
+	return fmt.Sprintf("promptkit %s (%s)\n", own, bi.GoVersion)
 }

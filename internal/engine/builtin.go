@@ -9,11 +9,13 @@ import (
 )
 
 // Builtins: the filters, tests, methods and global functions a template
-// can call. Each is one table entry holding its parameters (names and
-// defaults, as Jinja's own signature has them) and its implementation;
-// the compiler binds a call's arguments to the parameters once, at load,
-// and the checks' catalog is made from the same tables (Catalog), so what
-// the messages list is what runs.
+// can call. Each is declared once, as one table entry: its parameters
+// (names and defaults, as Jinja's own signature has them), the kinds of
+// value it takes and what it returns, and its implementation. The
+// compiler binds a call's arguments to the parameters once, at load; the
+// front end's catalog — its argument checks, its type pass and the
+// supported lists its messages and the README give — is made from the
+// same entries (Catalog), so what the checks know is what runs.
 
 type param struct {
 	name     string
@@ -37,14 +39,42 @@ type builtinFn func(st *state, in Value, args []Value, ex *extra) (Value, error)
 type builtinDef struct {
 	name    string
 	params  []param
-	rest    bool   // takes extra positional arguments
-	anyKw   bool   // takes extra keyword arguments
+	rest    bool        // takes extra positional arguments
+	anyKw   bool        // takes extra keyword arguments
+	in      jinja.Kinds // the kinds of input a filter or test takes; 0: any
+	out     jinja.Result
 	refused string // why it is not supported, if it is not
 	fn      builtinFn
 }
 
+// The kinds of input builtins take, and what they return.
+const (
+	kString = jinja.KindString
+	kArray  = jinja.KindArray
+	kObject = jinja.KindObject
+	kInt    = jinja.KindInt | jinja.KindBool
+	kNumber = jinja.KindNumber | jinja.KindBool
+	kSeq    = kArray | kString           // what a sequence filter takes
+	kIter   = kArray | kString | kObject // anything iterable
+)
+
+var (
+	outString   = jinja.Result{Kinds: jinja.KindString}
+	outInt      = jinja.Result{Kinds: jinja.KindInt}
+	outFloat    = jinja.Result{Kinds: jinja.KindFloat}
+	outBool     = jinja.Result{Kinds: jinja.KindBool}
+	outStrings  = jinja.Result{Kinds: jinja.KindArray, Items: jinja.KindString}
+	outInts     = jinja.Result{Kinds: jinja.KindArray, Items: jinja.KindInt}
+	outUnknown  = jinja.Result{}
+	outInput    = jinja.Result{Rule: jinja.ResultInput}
+	outSame     = jinja.Result{Rule: jinja.ResultSame}
+	outElem     = jinja.Result{Rule: jinja.ResultElem}
+	outInOrArg  = jinja.Result{Rule: jinja.ResultInputOrArg}
+	outMemberOf = jinja.Result{Rule: jinja.ResultMember}
+)
+
 func (d *builtinDef) spec() jinja.Spec {
-	s := jinja.Spec{Refused: d.refused, AnyKwargs: d.anyKw, MaxArgs: len(d.params)}
+	s := jinja.Spec{Refused: d.refused, AnyKwargs: d.anyKw, MaxArgs: len(d.params), Input: d.in, Result: d.out}
 	for _, p := range d.params {
 		if p.required {
 			s.MinArgs++
@@ -128,6 +158,7 @@ func Catalog(opt Options) jinja.Catalog {
 		var s jinja.Spec
 		var receivers jinja.Kinds // the types that have the method, for the type checks
 		first := true
+		sameOut := true // every receiver's method returns the same type
 		for i, d := range []*builtinDef{m.str, m.list, m.dict} {
 			if d == nil {
 				continue
@@ -154,6 +185,10 @@ func Catalog(opt Options) jinja.Catalog {
 			if s.Refused != "" && ds.Refused == "" {
 				s.Refused = ""
 			}
+			sameOut = sameOut && ds.Result == s.Result
+		}
+		if !sameOut {
+			s.Result = jinja.Result{}
 		}
 		s.Receivers = receivers
 		c.Methods[n] = s

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-
-	"github.com/flosch/pongo2/v6"
 )
 
 // Calls: macros, global functions, methods, the loop's recursion and
@@ -264,20 +262,9 @@ func (m *macro) call(st *state, at *site, pos []Value, kw *OrderedDict, caller V
 		act.slots[d.caller] = caller
 	}
 	st.push()
-	err := d.body.Execute(st.ctx, st)
+	d.body.exec(st)
 	s := st.pop()
 	st.act = saved
 	st.depth--
-	if err != nil && err != errBreak && err != errContinue {
-		st.fail(at, pongoErr(err))
-	}
 	return strValue(s)
-}
-
-// pongoErr is an error a node returned.
-func pongoErr(err *pongo2.Error) error {
-	if err.OrigError != nil {
-		return err.OrigError
-	}
-	return fmt.Errorf("%s", err.Error())
 }

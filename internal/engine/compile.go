@@ -1,25 +1,19 @@
-//promptkit:allow-inline the compiler writes pongo2 template syntax
 package engine
 
 import (
 	"fmt"
-	"io"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
-
-	"github.com/flosch/pongo2/v6"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
 
-// The compiler turns a checked Jinja program into a pongo2 template of
-// promptkit's tags and the constructs they run: expressions become
-// evaluator trees over slots, statements become constructs, and text
-// stays text (pongo2's own text nodes, or a text tag where pongo2's lexer
-// would read it otherwise).
+// The compiler turns a checked Jinja program into the template's
+// executable tree, once, at load: statements become nodes (exec.go,
+// stmts.go), expressions become evaluator trees over slots (eval.go),
+// and runs of text and outputs become one print node each.
 
 // Options are the environment a template is compiled for.
 type Options struct {
@@ -30,16 +24,11 @@ type Options struct {
 	Defaults map[string]any
 }
 
-// Set compiles the templates of one load into one pongo2 set.
-type Set struct{ pongo *pongo2.TemplateSet }
-
-// NewSet makes a set for one load.
-func NewSet() *Set { return &Set{pongo: newPongoSet()} }
-
 // Template is a compiled template, ready to render from any number of
-// goroutines.
+// goroutines: nothing in it changes after Compile but the size estimate
+// of its next output.
 type Template struct {
-	root     *rootTag
+	root     body
 	slots    int
 	vars     []varSlot
 	chat     bool
@@ -57,15 +46,13 @@ type varSlot struct {
 func (t *Template) Chat() bool { return t.chat }
 
 type compiler struct {
-	run   []printPart // text and outputs not yet written (see flush)
+	out   body        // the body being compiled
+	run   []printPart // text and outputs not yet added to out (see flush)
 	prog  *jinja.Program
 	opt   Options
-	src   strings.Builder
-	nodes []any
 	file  *jinja.Source
 	frame *jinja.Frame
 	used  map[*jinja.Symbol]bool
-	err   error
 	// refs counts the references to each symbol, plainLoop those that
 	// read a plain attribute of a loop variable (loop.index), for
 	// forNode to decide whether the loop object can escape.
@@ -73,7 +60,7 @@ type compiler struct {
 }
 
 // Compile compiles a checked program.
-func (s *Set) Compile(p *jinja.Program, opt Options) (t *Template, err error) {
+func Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 	c := &compiler{prog: p, opt: opt, file: p.Tree.Source, frame: p.Root, used: map[*jinja.Symbol]bool{},
 		refs: map[*jinja.Symbol]int{}, plainLoop: map[*jinja.Symbol]int{}}
 	for _, sym := range p.Refs {
@@ -99,26 +86,12 @@ func (s *Set) Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 			t, err = nil, ce.err
 		}
 	}()
-	c.src.WriteString("{% " + tagRoot + " %}")
+	t = &Template{slots: p.Root.Slots, chat: p.Chat}
 	if in := p.Inherit; in != nil {
-		c.inherited(in)
+		t.root = c.inherited(in)
 	} else {
-		c.body(p.Tree.Root)
+		t.root = c.body(p.Tree.Root)
 	}
-	c.flush()
-	c.src.WriteString("{% end" + tagRoot + " %}")
-	pt, perr := s.pongo.FromString(c.src.String())
-	if perr != nil {
-		return nil, fmt.Errorf("internal error: pongo2 refused the compiled template: %v", perr)
-	}
-	lk := &linker{nodes: c.nodes}
-	if perr := pt.ExecuteWriterUnbuffered(pongo2.Context{captureKey: lk}, io.Discard); perr != nil || lk.root == nil {
-		return nil, fmt.Errorf("internal error: the compiled template has no root: %v", perr)
-	}
-	if perr := lk.root.body.Execute(&pongo2.ExecutionContext{}, lk); perr != nil {
-		return nil, fmt.Errorf("internal error: linking the compiled template: %v", perr)
-	}
-	t = &Template{root: lk.root, slots: p.Root.Slots, chat: p.Chat}
 	for _, sym := range p.Root.Symbols {
 		if sym.Kind != jinja.SymVariable {
 			continue
@@ -136,28 +109,15 @@ func (s *Set) Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 type compileError struct{ err error }
 
 func (c *compiler) fail(n jinja.Node, format string, args ...any) {
-	at := c.site(n)
-	panic(compileError{fmt.Errorf("%s:%d:%d: %s", at.file, at.line, at.col, fmt.Sprintf(format, args...))})
+	panic(compileError{jinja.At(c.file, n.Position(), jinja.Syntax, fmt.Sprintf(format, args...), nil)})
 }
 
-func (c *compiler) site(n jinja.Node) site {
-	line, col := c.file.Position(n.Position())
-	return site{file: c.file.Name, line: int32(line), col: int32(col)}
-}
+func (c *compiler) site(n jinja.Node) site { return site{src: c.file, pos: n.Position()} }
 
-// add puts a construct in the table and returns its number.
-func (c *compiler) add(x any) string {
-	c.nodes = append(c.nodes, x)
-	return strconv.Itoa(len(c.nodes) - 1)
-}
-
-func (c *compiler) tag(name, arg string) {
+// add appends a statement to the body being compiled.
+func (c *compiler) add(n node) {
 	c.flush()
-	c.src.WriteString("{% " + name)
-	if arg != "" {
-		c.src.WriteString(" " + arg)
-	}
-	c.src.WriteString(" %}")
+	c.out = append(c.out, n)
 }
 
 // text adds template text to the run being collected.
@@ -172,23 +132,31 @@ func (c *compiler) text(s string) {
 	c.run = append(c.run, printPart{text: s})
 }
 
-// flush writes the run of text and outputs collected: text alone as
-// pongo2's own text when pongo2 reads it back unchanged (else through a
-// text tag), anything with an output as one print tag.
+// flush adds the run of text and outputs collected to the body: text
+// alone as a text node, anything with an output as one print node.
 func (c *compiler) flush() {
 	run := c.run
 	c.run = nil
 	switch {
 	case len(run) == 0:
 	case len(run) == 1 && run[0].x == nil:
-		if s := run[0].text; strings.IndexByte(s, '{') < 0 && strings.IndexByte(s, '\x01') < 0 {
-			c.src.WriteString(s)
-		} else {
-			c.src.WriteString("{% " + tagText + " " + c.add(s) + " %}")
-		}
+		c.out = append(c.out, textNode(run[0].text))
 	default:
-		c.src.WriteString("{% " + tagPrint + " " + c.add(run) + " %}")
+		c.out = append(c.out, printNode(run))
 	}
+}
+
+// body compiles a list of Jinja nodes into a body of its own.
+func (c *compiler) body(nodes []jinja.Node) body {
+	savedOut, savedRun := c.out, c.run
+	c.out, c.run = nil, nil
+	for _, n := range nodes {
+		c.node(n)
+	}
+	c.flush()
+	b := c.out
+	c.out, c.run = savedOut, savedRun
+	return b
 }
 
 // in compiles f with fr as the current frame and file as the source.
@@ -199,10 +167,11 @@ func (c *compiler) in(fr *jinja.Frame, file *jinja.Source, f func()) {
 	c.frame, c.file = savedF, savedS
 }
 
-func (c *compiler) body(nodes []jinja.Node) {
-	for _, n := range nodes {
-		c.node(n)
-	}
+// bodyIn compiles nodes into a body with fr as the current frame and
+// file as the source.
+func (c *compiler) bodyIn(fr *jinja.Frame, file *jinja.Source, nodes []jinja.Node) (b body) {
+	c.in(fr, file, func() { b = c.body(nodes) })
+	return b
 }
 
 func (c *compiler) node(n jinja.Node) {
@@ -212,26 +181,17 @@ func (c *compiler) node(n jinja.Node) {
 	case *jinja.OutputNode:
 		c.output(n)
 	case *jinja.IfNode:
-		conds := make([]expr, len(n.Branches))
+		d := &ifNode{conds: make([]expr, len(n.Branches)), bodies: make([]body, len(n.Branches))}
 		for i, b := range n.Branches {
-			conds[i] = c.expr(b.Cond)
+			d.conds[i] = c.expr(b.Cond)
+			d.bodies[i] = c.body(b.Body)
 		}
-		c.tag(tagIf, c.add(conds))
-		for i, b := range n.Branches {
-			if i > 0 {
-				c.tag(tagElif, "")
-			}
-			c.body(b.Body)
-		}
-		if n.Else != nil {
-			c.tag(tagElse, "")
-			c.body(n.Else)
-		}
-		c.tag(tagEndIf, "")
+		d.els = c.body(n.Else)
+		c.add(d)
 	case *jinja.ForNode:
 		c.forNode(n)
 	case *jinja.SetNode:
-		c.tag(tagLeaf, c.add(&setDef{x: c.expr(n.Value), t: c.target(n.Target)}))
+		c.add(&setDef{x: c.expr(n.Value), t: c.target(n.Target)})
 	case *jinja.SetBlockNode:
 		d := &captureDef{at: c.site(n)}
 		for _, f := range n.Filters {
@@ -239,23 +199,19 @@ func (c *compiler) node(n jinja.Node) {
 		}
 		t := c.target(n.Target)
 		d.t = &t
-		c.tag(tagBody, c.add(d))
 		// The body is a scope of its own, as in Jinja: what it sets stays in it.
 		fr := c.prog.Frame[n]
 		c.in(fr, c.file, func() {
-			c.tag(tagBody, c.add(&scopeDef{inits: c.inits(fr, nil)}))
-			c.body(n.Body)
-			c.tag(tagEndBody, "")
+			d.body = body{&scopeDef{inits: c.inits(fr, nil), body: c.body(n.Body)}}
 		})
-		c.tag(tagEndBody, "")
+		c.add(d)
 	case *jinja.FilterBlockNode:
 		d := &captureDef{at: c.site(n)}
 		for _, f := range n.Filters {
 			d.filters = append(d.filters, c.filterCall(f))
 		}
-		c.tag(tagBody, c.add(d))
-		c.body(n.Body)
-		c.tag(tagEndBody, "")
+		d.body = c.body(n.Body)
+		c.add(d)
 	case *jinja.WithNode:
 		fr := c.prog.Frame[n]
 		d := &scopeDef{}
@@ -267,10 +223,9 @@ func (c *compiler) node(n jinja.Node) {
 				d.targets = append(d.targets, c.target(t))
 			}
 			d.inits = c.inits(fr, nil)
-			c.tag(tagBody, c.add(d))
-			c.body(n.Body)
-			c.tag(tagEndBody, "")
+			d.body = c.body(n.Body)
 		})
+		c.add(d)
 	case *jinja.IncludeNode:
 		t := c.prog.Trees[n]
 		if t == nil {
@@ -279,18 +234,16 @@ func (c *compiler) node(n jinja.Node) {
 		fr := c.prog.Frame[n]
 		c.in(fr, t.Source, func() {
 			if fr.Kind == jinja.FrameModule {
-				c.tag(tagBody, c.add(&isolatedDef{slots: fr.Slots}))
+				c.add(&isolatedDef{slots: fr.Slots, body: c.body(t.Root)})
 			} else {
-				c.tag(tagBody, c.add(&scopeDef{inits: c.inits(fr, nil)}))
+				c.add(&scopeDef{inits: c.inits(fr, nil), body: c.body(t.Root)})
 			}
-			c.body(t.Root)
-			c.tag(tagEndBody, "")
 		})
 	case *jinja.ImportNode:
 		d := c.importDef(n, n.WithContext)
 		t := c.target(&jinja.NameExpr{Pos: n.Pos, Name: n.Target})
 		d.target = &t
-		c.importBody(n, d)
+		c.add(d)
 	case *jinja.FromImportNode:
 		d := c.importDef(n, n.WithContext)
 		for _, in := range n.Names {
@@ -300,32 +253,28 @@ func (c *compiler) node(n jinja.Node) {
 			}
 			d.names = append(d.names, importedName{name: in.Name, t: c.target(&jinja.NameExpr{Pos: in.Pos, Name: name})})
 		}
-		c.importBody(n, d)
+		c.add(d)
 	case *jinja.MacroNode:
-		d := c.macroDef(n, n.Name, n.Params, c.prog.Frame[n])
+		d := c.macroDef(n, n.Name, n.Params, c.prog.Frame[n], n.Body)
 		d.t = c.target(&jinja.NameExpr{Pos: n.Pos, Name: n.Name})
-		c.tag(tagBody, c.add(d))
-		c.in(c.prog.Frame[n], c.file, func() { c.body(n.Body) })
-		c.tag(tagEndBody, "")
+		c.add(d)
 	case *jinja.CallBlockNode:
 		d := &callBlockDef{at: c.site(n), call: c.callX(n.Call)}
-		d.caller = c.macroDef(n, "caller", n.Params, c.prog.Frame[n])
+		d.caller = c.macroDef(n, "caller", n.Params, c.prog.Frame[n], n.Body)
 		d.caller.isCaller = true
-		c.tag(tagBody, c.add(d))
-		c.in(c.prog.Frame[n], c.file, func() { c.body(n.Body) })
-		c.tag(tagEndBody, "")
+		c.add(d)
 	case *jinja.BlockNode:
 		c.block(n)
 	case *jinja.ExtendsNode:
 		// resolved by inherited
 	case *jinja.AutoescapeNode:
-		c.body(n.Body)
+		c.nodes(n.Body)
 	case *jinja.GenerationNode:
-		c.body(n.Body)
+		c.nodes(n.Body)
 	case *jinja.BreakNode:
-		c.tag(tagLeaf, c.add(breakDef{}))
+		c.add(breakNode{})
 	case *jinja.ContinueNode:
-		c.tag(tagLeaf, c.add(continueDef{}))
+		c.add(continueNode{})
 	case *jinja.ChatNode:
 		d := &chatDef{at: c.site(n), lit: -1}
 		if k, ok := n.Role.(*jinja.ConstExpr); ok {
@@ -336,45 +285,56 @@ func (c *compiler) node(n jinja.Node) {
 		if d.lit < 0 {
 			d.role = c.expr(n.Role)
 		}
-		c.tag(tagBody, c.add(d))
-		c.body(n.Body)
-		c.tag(tagEndBody, "")
+		d.body = c.body(n.Body)
+		c.add(d)
 	default:
 		c.fail(n, "internal error: the engine cannot run %T", n)
+	}
+}
+
+// nodes compiles Jinja nodes into the body being compiled (a construct
+// that only wraps its body: autoescape, generation).
+func (c *compiler) nodes(nodes []jinja.Node) {
+	for _, n := range nodes {
+		c.node(n)
 	}
 }
 
 // inherited compiles a chain of templates: the top level of each that
 // extends another (what follows its extends tag in a discarding body),
 // then the layout.
-func (c *compiler) inherited(in *jinja.Inheritance) {
+func (c *compiler) inherited(in *jinja.Inheritance) body {
+	var root body
 	for _, t := range in.Chain[:len(in.Chain)-1] {
 		c.in(c.prog.Root, t.Source, func() {
+			var top, discarded []jinja.Node
 			discarding := false
 			for _, n := range t.Root {
 				switch n.(type) {
 				case *jinja.ExtendsNode:
-					if !discarding {
-						c.tag(tagBody, c.add(discardDef{}))
-						discarding = true
-					}
+					discarding = true
 					continue
 				case *jinja.BlockNode:
 					continue
 				}
-				c.node(n)
+				if discarding {
+					discarded = append(discarded, n)
+				} else {
+					top = append(top, n)
+				}
 			}
+			root = append(root, c.body(top)...)
 			if discarding {
-				c.tag(tagEndBody, "")
+				root = append(root, &discardDef{body: c.body(discarded)})
 			}
 		})
 	}
 	layout := in.Chain[len(in.Chain)-1]
-	c.in(c.prog.Root, layout.Source, func() { c.body(layout.Root) })
+	return append(root, c.bodyIn(c.prog.Root, layout.Source, layout.Root)...)
 }
 
 // block compiles a block site: each definition of its name, most derived
-// first, as one body of the site's tag.
+// first.
 func (c *compiler) block(n *jinja.BlockNode) {
 	defs := []*jinja.BlockNode{n}
 	srcs := map[*jinja.BlockNode]*jinja.Source{n: c.file}
@@ -382,11 +342,7 @@ func (c *compiler) block(n *jinja.BlockNode) {
 		defs, srcs = in.Blocks[n.Name], in.Source
 	}
 	d := &blockSite{at: c.site(n), name: n.Name, scoped: n.Scoped}
-	c.tag(tagBlocks, c.add(d))
-	for i, def := range defs {
-		if i > 0 {
-			c.tag(tagNext, "")
-		}
+	for _, def := range defs {
 		fr := c.prog.Frame[def]
 		if fr == nil {
 			c.fail(def, "internal error: an unchecked block")
@@ -401,16 +357,16 @@ func (c *compiler) block(n *jinja.BlockNode) {
 			if s := fr.Lookup("super"); s != nil && c.used[s] {
 				impl.super = s.Slot
 			}
-			c.body(def.Body)
+			impl.body = c.body(def.Body)
 		})
 		d.defs = append(d.defs, impl)
 	}
-	c.tag(tagEndBlock, "")
+	c.add(d)
 }
 
 func (c *compiler) output(n *jinja.OutputNode) {
 	if f, ok := n.X.(*jinja.FilterExpr); ok && f.Name == "image" && c.prog.Chat {
-		c.tag(tagLeaf, c.add(&imageDef{at: c.site(n), x: c.expr(f.X)}))
+		c.add(&imageDef{at: c.site(n), x: c.expr(f.X)})
 		return
 	}
 	x := c.expr(n.X)
@@ -446,14 +402,10 @@ func (c *compiler) forNode(n *jinja.ForNode) {
 		if n.Recursive {
 			d.slots = fr.Slots
 		}
-		c.tag(tagBody, c.add(d))
-		c.body(n.Body)
+		d.body = c.body(n.Body)
 	})
-	if n.Else != nil {
-		c.tag(tagBodyElse, "")
-		c.body(n.Else)
-	}
-	c.tag(tagEndBody, "")
+	d.els = c.body(n.Else)
+	c.add(d)
 }
 
 // loopFields are the attributes of loop that are values: reading one
@@ -521,17 +473,11 @@ func (c *compiler) importDef(n jinja.Node, withContext bool) *importDef {
 			d.exports = append(d.exports, exported{name: s.Name, slot: s.Slot})
 		}
 	}
+	d.body = c.bodyIn(fr, t.Source, t.Root)
 	return d
 }
 
-func (c *compiler) importBody(n jinja.Node, d *importDef) {
-	t := c.prog.Trees[n]
-	c.tag(tagBody, c.add(d))
-	c.in(c.prog.Frame[n], t.Source, func() { c.body(t.Root) })
-	c.tag(tagEndBody, "")
-}
-
-func (c *compiler) macroDef(n jinja.Node, name string, params []*jinja.Param, fr *jinja.Frame) *macroDef {
+func (c *compiler) macroDef(n jinja.Node, name string, params []*jinja.Param, fr *jinja.Frame, nodes []jinja.Node) *macroDef {
 	d := &macroDef{at: c.site(n), name: name, slots: fr.Slots, caller: -1, varargs: -1, kwargs: -1}
 	var names []string
 	c.in(fr, c.file, func() {
@@ -552,7 +498,10 @@ func (c *compiler) macroDef(n jinja.Node, name string, params []*jinja.Param, fr
 			*special.slot = s.Slot
 		}
 	}
-	c.in(fr, c.file, func() { d.inits = c.inits(fr, names) })
+	c.in(fr, c.file, func() {
+		d.inits = c.inits(fr, names)
+		d.body = c.body(nodes)
+	})
 	return d
 }
 

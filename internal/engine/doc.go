@@ -1,11 +1,22 @@
-// Package engine runs checked Jinja programs: it is the one package of
-// promptkit that imports pongo2, which executes every template.
+// Package engine compiles checked Jinja programs and runs them: it is
+// promptkit's own engine, with Python's values and Jinja's semantics.
 //
-// The compiler (compile.go) turns a jinja.Program into a pongo2 template
-// made of promptkit's own tags (tags.go) around the template's text, and
-// the constructs those tags run: statements (stmts.go, call.go) and
-// expressions compiled once into evaluator trees (eval.go) over slots, so
-// a render looks nothing up by name and calls nothing by reflection.
+// How a template flows from source to output:
+//
+//  1. internal/jinja lexes, parses and checks the source into a
+//     jinja.Program: the tree, every name resolved to a slot of a frame.
+//  2. Compile (compile.go) turns the program into a Template, once, at
+//     load: statements become nodes (exec.go, stmts.go, call.go),
+//     expressions evaluator trees over slots (eval.go), runs of text and
+//     outputs one print node each. Nothing of a Template changes after.
+//  3. A render (render.go) takes a pooled state (state.go), binds the
+//     variables to their slots and runs the root body: each node's exec
+//     reads its compiled fields, evaluates its expressions and writes to
+//     the state's output (output.go) or the chat sink (chat.go).
+//  4. break and continue return a flow to their loop; an error unwinds
+//     the render as a failure, which Template.run turns into an *Error
+//     with the file, line and column of the construct that failed.
+//
 // Values (value.go, host.go) are Python's — None, booleans, integers that
 // never wrap, floats printed as Python prints them (str.go), strings
 // indexed by character, lists, tuples, dicts — with the host's data read
@@ -14,13 +25,9 @@
 // json.go (tojson); Catalog describes them to the front end's checks, so
 // what a message lists is what runs.
 //
-// A render (render.go) runs on a pooled state that is pongo2's writer
-// (state.go): output and memory budgets charged before each value is
-// built, a work budget, the iteration and call-depth limits, and the
-// render's context. The caller passes the variables by name (Render) or
-// already looked up, in the order of Vars (RenderValues, what the
-// manager's strict check hands over). The output is one buffer, sized
-// from earlier renders and handed over as the result (output.go). Chat
-// templates collect their messages as they run (chat.go), never by
-// parsing rendered text.
+// A render's state carries its budgets (output, memory charged before
+// each value is built, work, iterations, call depth) and its context.
+// Macros, call blocks, loops and blocks keep their per-render parts
+// (closures, loop objects, activations) in the state or in values the
+// render makes, so any number of goroutines render one Template at once.
 package engine

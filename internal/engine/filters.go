@@ -19,51 +19,51 @@ import (
 func init() {
 	none0 := none
 	define(filters,
-		&builtinDef{name: "abs", fn: filterAbs},
+		&builtinDef{name: "abs", in: kNumber, fn: filterAbs},
 		&builtinDef{name: "attr", params: []param{req("name")}, fn: filterAttr},
-		&builtinDef{name: "batch", params: []param{req("linecount"), opt("fill_with", none0)}, fn: filterBatch},
-		&builtinDef{name: "capitalize", fn: strFilter(pyCapitalize)},
-		&builtinDef{name: "center", params: []param{opt("width", intValue(80))}, fn: filterCenter},
-		&builtinDef{name: "default", params: []param{opt("default_value", strValue("")), opt("boolean", vFalse)}, fn: filterDefault},
-		&builtinDef{name: "dictsort", params: []param{opt("case_sensitive", vFalse), opt("by", strValue("key")), opt("reverse", vFalse)}, fn: filterDictsort},
-		&builtinDef{name: "escape", fn: filterEscape},
-		&builtinDef{name: "filesizeformat", params: []param{opt("binary", vFalse)}, fn: filterFilesize},
-		&builtinDef{name: "first", fn: filterFirst},
-		&builtinDef{name: "float", params: []param{opt("default", floatValue(0))}, fn: filterFloat},
-		&builtinDef{name: "forceescape", fn: filterForceEscape},
-		&builtinDef{name: "format", rest: true, anyKw: true, fn: filterFormat},
-		&builtinDef{name: "groupby", params: []param{req("attribute"), opt("default", none0), opt("case_sensitive", vFalse)}, fn: filterGroupby},
-		&builtinDef{name: "indent", params: []param{opt("width", intValue(4)), opt("first", vFalse), opt("blank", vFalse)}, fn: filterIndent},
-		&builtinDef{name: "int", params: []param{opt("default", intValue(0)), opt("base", intValue(10))}, fn: filterInt},
-		&builtinDef{name: "items", fn: filterItems},
-		&builtinDef{name: "join", params: []param{opt("d", strValue("")), opt("attribute", none0)}, fn: filterJoin},
-		&builtinDef{name: "last", fn: filterLast},
-		&builtinDef{name: "length", fn: filterLength},
-		&builtinDef{name: "list", fn: filterList},
-		&builtinDef{name: "lower", fn: strFilter(pyLower)},
-		&builtinDef{name: "map", rest: true, anyKw: true, fn: filterMap},
-		&builtinDef{name: "max", params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		&builtinDef{name: "batch", in: kSeq, params: []param{req("linecount"), opt("fill_with", none0)}, fn: filterBatch},
+		&builtinDef{name: "capitalize", in: kString, out: outString, fn: strFilter(pyCapitalize)},
+		&builtinDef{name: "center", in: kString, out: outString, params: []param{opt("width", intValue(80))}, fn: filterCenter},
+		&builtinDef{name: "default", out: outInOrArg, params: []param{opt("default_value", strValue("")), opt("boolean", vFalse)}, fn: filterDefault},
+		&builtinDef{name: "dictsort", in: kObject, params: []param{opt("case_sensitive", vFalse), opt("by", strValue("key")), opt("reverse", vFalse)}, fn: filterDictsort},
+		&builtinDef{name: "escape", out: outString, fn: filterEscape},
+		&builtinDef{name: "filesizeformat", in: kNumber | kString, out: outString, params: []param{opt("binary", vFalse)}, fn: filterFilesize},
+		&builtinDef{name: "first", in: kIter, out: outElem, fn: filterFirst},
+		&builtinDef{name: "float", out: outFloat, params: []param{opt("default", floatValue(0))}, fn: filterFloat},
+		&builtinDef{name: "forceescape", out: outString, fn: filterForceEscape},
+		&builtinDef{name: "format", in: kString, out: outString, rest: true, anyKw: true, fn: filterFormat},
+		&builtinDef{name: "groupby", in: kArray, params: []param{req("attribute"), opt("default", none0), opt("case_sensitive", vFalse)}, fn: filterGroupby},
+		&builtinDef{name: "indent", in: kString, out: outString, params: []param{opt("width", intValue(4)), opt("first", vFalse), opt("blank", vFalse)}, fn: filterIndent},
+		&builtinDef{name: "int", out: outInt, params: []param{opt("default", intValue(0)), opt("base", intValue(10))}, fn: filterInt},
+		&builtinDef{name: "items", in: kObject, fn: filterItems},
+		&builtinDef{name: "join", in: kIter, out: outString, params: []param{opt("d", strValue("")), opt("attribute", none0)}, fn: filterJoin},
+		&builtinDef{name: "last", in: kSeq, out: outElem, fn: filterLast},
+		&builtinDef{name: "length", in: kIter, out: outInt, fn: filterLength},
+		&builtinDef{name: "list", in: kIter, out: outInput, fn: filterList},
+		&builtinDef{name: "lower", in: kString, out: outString, fn: strFilter(pyLower)},
+		&builtinDef{name: "map", in: kArray | kObject, rest: true, anyKw: true, fn: filterMap},
+		&builtinDef{name: "max", in: kSeq, params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return minMax(st, in, a, 1)
 		}},
-		&builtinDef{name: "min", params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		&builtinDef{name: "min", in: kSeq, params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return minMax(st, in, a, -1)
 		}},
-		&builtinDef{name: "pprint", fn: filterPprint},
+		&builtinDef{name: "pprint", out: outString, fn: filterPprint},
 		refuse("random", "it picks at random, which would make a prompt non-reproducible"),
-		&builtinDef{name: "reject", rest: true, anyKw: true, fn: selectFilter(false, false)},
-		&builtinDef{name: "rejectattr", rest: true, anyKw: true, fn: selectFilter(false, true)},
-		&builtinDef{name: "replace", params: []param{req("old"), req("new"), opt("count", none0)}, fn: filterReplace},
-		&builtinDef{name: "reverse", fn: filterReverse},
-		&builtinDef{name: "round", params: []param{opt("precision", intValue(0)), opt("method", strValue("common"))}, fn: filterRound},
+		&builtinDef{name: "reject", in: kIter, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, false)},
+		&builtinDef{name: "rejectattr", in: kArray, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, true)},
+		&builtinDef{name: "replace", out: outString, params: []param{req("old"), req("new"), opt("count", none0)}, fn: filterReplace},
+		&builtinDef{name: "reverse", in: kSeq, out: outInput, fn: filterReverse},
+		&builtinDef{name: "round", in: kNumber, params: []param{opt("precision", intValue(0)), opt("method", strValue("common"))}, fn: filterRound},
 		&builtinDef{name: "safe", fn: func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 			s, err := str1(in)
 			return markupValue(s), err
 		}},
-		&builtinDef{name: "select", rest: true, anyKw: true, fn: selectFilter(true, false)},
-		&builtinDef{name: "selectattr", rest: true, anyKw: true, fn: selectFilter(true, true)},
-		&builtinDef{name: "slice", params: []param{req("slices"), opt("fill_with", none0)}, fn: filterSlice},
-		&builtinDef{name: "sort", params: []param{opt("reverse", vFalse), opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: filterSort},
-		&builtinDef{name: "string", fn: func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		&builtinDef{name: "select", in: kIter, out: outInput, rest: true, anyKw: true, fn: selectFilter(true, false)},
+		&builtinDef{name: "selectattr", in: kArray, out: outInput, rest: true, anyKw: true, fn: selectFilter(true, true)},
+		&builtinDef{name: "slice", in: kSeq, params: []param{req("slices"), opt("fill_with", none0)}, fn: filterSlice},
+		&builtinDef{name: "sort", in: kIter, out: outInput, params: []param{opt("reverse", vFalse), opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: filterSort},
+		&builtinDef{name: "string", out: outString, fn: func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 			if in.k == String {
 				return in, nil
 			}
@@ -73,23 +73,23 @@ func init() {
 			}
 			return strValue(string(p.b)), st.charge(len(p.b))
 		}},
-		&builtinDef{name: "striptags", fn: filterStriptags},
-		&builtinDef{name: "sum", params: []param{opt("attribute", none0), opt("start", intValue(0))}, fn: filterSum},
-		&builtinDef{name: "title", fn: func(st *state, in Value, a []Value, ex *extra) (Value, error) {
+		&builtinDef{name: "striptags", in: kString, out: outString, fn: filterStriptags},
+		&builtinDef{name: "sum", in: kArray, params: []param{opt("attribute", none0), opt("start", intValue(0))}, fn: filterSum},
+		&builtinDef{name: "title", in: kString, out: outString, fn: func(st *state, in Value, a []Value, ex *extra) (Value, error) {
 			r, err := strFilter(jinjaTitle)(st, in, a, ex)
 			r.n = 0 // Jinja's title joins plain strings: never markup
 			return r, err
 		}},
-		&builtinDef{name: "tojson", params: []param{opt("indent", none0)}, fn: filterToJSON},
-		&builtinDef{name: "trim", params: []param{opt("chars", none0)}, fn: filterTrim},
-		&builtinDef{name: "truncate", params: []param{opt("length", intValue(255)), opt("killwords", vFalse), opt("end", strValue("...")), opt("leeway", none0)}, fn: filterTruncate},
-		&builtinDef{name: "unique", params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: filterUnique},
-		&builtinDef{name: "upper", fn: strFilter(pyUpper)},
-		&builtinDef{name: "urlencode", fn: filterURLEncode},
-		&builtinDef{name: "urlize", params: []param{opt("trim_url_limit", none0), opt("nofollow", vFalse), opt("target", none0), opt("rel", none0), opt("extra_schemes", none0)}, fn: filterURLize},
-		&builtinDef{name: "wordcount", fn: filterWordcount},
-		&builtinDef{name: "wordwrap", params: []param{opt("width", intValue(79)), opt("break_long_words", vTrue), opt("wrapstring", none0), opt("break_on_hyphens", vTrue)}, fn: filterWordwrap},
-		&builtinDef{name: "xmlattr", params: []param{opt("autospace", vTrue)}, fn: filterXMLAttr},
+		&builtinDef{name: "tojson", out: outString, params: []param{opt("indent", none0)}, fn: filterToJSON},
+		&builtinDef{name: "trim", in: kString, out: outString, params: []param{opt("chars", none0)}, fn: filterTrim},
+		&builtinDef{name: "truncate", in: kString, out: outString, params: []param{opt("length", intValue(255)), opt("killwords", vFalse), opt("end", strValue("...")), opt("leeway", none0)}, fn: filterTruncate},
+		&builtinDef{name: "unique", in: kSeq, out: outInput, params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: filterUnique},
+		&builtinDef{name: "upper", in: kString, out: outString, fn: strFilter(pyUpper)},
+		&builtinDef{name: "urlencode", out: outString, fn: filterURLEncode},
+		&builtinDef{name: "urlize", in: kString, out: outString, params: []param{opt("trim_url_limit", none0), opt("nofollow", vFalse), opt("target", none0), opt("rel", none0), opt("extra_schemes", none0)}, fn: filterURLize},
+		&builtinDef{name: "wordcount", in: kString, out: outInt, fn: filterWordcount},
+		&builtinDef{name: "wordwrap", in: kString, out: outString, params: []param{opt("width", intValue(79)), opt("break_long_words", vTrue), opt("wrapstring", none0), opt("break_on_hyphens", vTrue)}, fn: filterWordwrap},
+		&builtinDef{name: "xmlattr", in: kObject, out: outString, params: []param{opt("autospace", vTrue)}, fn: filterXMLAttr},
 		// image makes an image part of a chat message; the compiler turns
 		// {{ x | image }} inside a chat block into one, and the checks
 		// refuse it anywhere else.

@@ -15,7 +15,7 @@ const MaxRange = 100_000
 
 func init() {
 	define(globals,
-		&builtinDef{name: "range", params: []param{req("start"), opt("stop", none), opt("step", intValue(1))}, fn: globalRange},
+		&builtinDef{name: "range", out: outInts, params: []param{req("start"), opt("stop", none), opt("step", intValue(1))}, fn: globalRange},
 		&builtinDef{name: "dict", anyKw: true, rest: true, fn: globalDict},
 		&builtinDef{name: "namespace", anyKw: true, rest: true, fn: globalNamespace},
 		&builtinDef{name: "cycler", rest: true, fn: func(st *state, _ Value, _ []Value, ex *extra) (Value, error) {

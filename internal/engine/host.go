@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
@@ -280,15 +279,4 @@ func (m hostMap) get(key Value) (Value, bool) {
 		return Value{}, false
 	}
 	return fromReflect(r), true
-}
-
-// goTypeName names a host object's Go type for messages and printing.
-func goTypeName(v Value) string {
-	switch o := v.ref.(type) {
-	case hostStruct:
-		return o.v.Type().String()
-	case hostOpaque:
-		return o.typ
-	}
-	return strconv.Quote(fmt.Sprintf("%T", v.ref))
 }

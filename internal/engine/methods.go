@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
 
 // The methods of Python's str, dict and list that templates call. Values
@@ -16,13 +18,13 @@ import (
 const immutable = "templates cannot change the values they are given; build a new value instead (a + [x], dict(d, k=v), or a namespace)"
 
 func init() {
-	s := func(name string, params []param, fn builtinFn) {
+	s := func(name string, out jinja.Result, params []param, fn builtinFn) {
 		m := methods[name]
 		if m == nil {
 			m = &methodSet{}
 			methods[name] = m
 		}
-		m.str = &builtinDef{name: name, params: params, fn: fn}
+		m.str = &builtinDef{name: name, params: params, out: out, fn: fn}
 	}
 	strFn := func(f func(string) string) builtinFn {
 		return func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
@@ -35,12 +37,12 @@ func init() {
 	boolFn := func(f func(string) bool) builtinFn {
 		return func(_ *state, in Value, _ []Value, _ *extra) (Value, error) { return boolValue(f(in.s)), nil }
 	}
-	s("upper", nil, strFn(pyUpper))
-	s("lower", nil, strFn(pyLower))
-	s("casefold", nil, strFn(pyCasefold))
-	s("title", nil, strFn(pyTitle))
-	s("capitalize", nil, strFn(pyCapitalize))
-	s("swapcase", nil, strFn(pySwapcase))
+	s("upper", outString, nil, strFn(pyUpper))
+	s("lower", outString, nil, strFn(pyLower))
+	s("casefold", outString, nil, strFn(pyCasefold))
+	s("title", outString, nil, strFn(pyTitle))
+	s("capitalize", outString, nil, strFn(pyCapitalize))
+	s("swapcase", outString, nil, strFn(pySwapcase))
 	strip := func(trim func(string, string) string, trimSpace func(string) string) builtinFn {
 		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			if a[0].k == None {
@@ -53,16 +55,16 @@ func init() {
 			return strValue(trim(in.s, chars)), nil
 		}
 	}
-	s("strip", []param{opt("chars", none)}, strip(strings.Trim, func(x string) string { return strings.TrimFunc(x, pyIsSpace) }))
-	s("lstrip", []param{opt("chars", none)}, strip(strings.TrimLeft, func(x string) string { return strings.TrimLeftFunc(x, pyIsSpace) }))
-	s("rstrip", []param{opt("chars", none)}, strip(strings.TrimRight, func(x string) string { return strings.TrimRightFunc(x, pyIsSpace) }))
-	s("split", []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("strip", outString, []param{opt("chars", none)}, strip(strings.Trim, func(x string) string { return strings.TrimFunc(x, pyIsSpace) }))
+	s("lstrip", outString, []param{opt("chars", none)}, strip(strings.TrimLeft, func(x string) string { return strings.TrimLeftFunc(x, pyIsSpace) }))
+	s("rstrip", outString, []param{opt("chars", none)}, strip(strings.TrimRight, func(x string) string { return strings.TrimRightFunc(x, pyIsSpace) }))
+	s("split", outStrings, []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return pySplit(st, in.s, a[0], a[1], false)
 	})
-	s("rsplit", []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("rsplit", outStrings, []param{opt("sep", none), opt("maxsplit", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return pySplit(st, in.s, a[0], a[1], true)
 	})
-	s("splitlines", []param{opt("keepends", vFalse)}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("splitlines", outStrings, []param{opt("keepends", vFalse)}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		if truthy(a[0]) {
 			return Value{}, fmt.Errorf("splitlines(keepends=True) is not supported")
 		}
@@ -101,9 +103,9 @@ func init() {
 			return boolValue(has(sub, p)), nil
 		}
 	}
-	s("startswith", []param{req("prefix"), opt("start", none), opt("end", none)}, affix(strings.HasPrefix))
-	s("endswith", []param{req("suffix"), opt("start", none), opt("end", none)}, affix(strings.HasSuffix))
-	s("replace", []param{req("old"), req("new"), opt("count", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("startswith", outBool, []param{req("prefix"), opt("start", none), opt("end", none)}, affix(strings.HasPrefix))
+	s("endswith", outBool, []param{req("suffix"), opt("start", none), opt("end", none)}, affix(strings.HasSuffix))
+	s("replace", outString, []param{req("old"), req("new"), opt("count", intValue(-1))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		old, err := argStr("replace", "old", a[0])
 		if err != nil {
 			return Value{}, err
@@ -119,7 +121,7 @@ func init() {
 		r, err := replaceN(st, in.s, old, repl, int(n))
 		return strValue(r), err
 	})
-	s("join", []param{req("iterable")}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("join", outString, []param{req("iterable")}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		items, err := values(a[0])
 		if err != nil {
 			return Value{}, err
@@ -140,7 +142,7 @@ func init() {
 		}
 		return strValue(string(p.b)), st.charge(len(p.b))
 	})
-	s("count", []param{req("sub"), opt("start", none), opt("end", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("count", outInt, []param{req("sub"), opt("start", none), opt("end", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 		sub, err := argStr("count", "sub", a[0])
 		if err != nil {
 			return Value{}, err
@@ -189,18 +191,18 @@ func init() {
 		}
 	}
 	rng := []param{req("sub"), opt("start", none), opt("end", none)}
-	s("find", rng, find(false, false))
-	s("rfind", rng, find(true, false))
-	s("index", rng, find(false, true))
-	s("rindex", rng, find(true, true))
-	s("isdigit", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDigit) }))
-	s("isdecimal", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDecimal) }))
-	s("isnumeric", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsNumeric) }))
-	s("isalpha", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlpha) }))
-	s("isalnum", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlnum) }))
-	s("isascii", nil, boolFn(isASCII))
-	s("isprintable", nil, boolFn(func(x string) bool { return allRunes(x, pyIsPrintable) }))
-	s("isidentifier", nil, boolFn(func(x string) bool {
+	s("find", outInt, rng, find(false, false))
+	s("rfind", outInt, rng, find(true, false))
+	s("index", outInt, rng, find(false, true))
+	s("rindex", outInt, rng, find(true, true))
+	s("isdigit", outBool, nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDigit) }))
+	s("isdecimal", outBool, nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsDecimal) }))
+	s("isnumeric", outBool, nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsNumeric) }))
+	s("isalpha", outBool, nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlpha) }))
+	s("isalnum", outBool, nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsAlnum) }))
+	s("isascii", outBool, nil, boolFn(isASCII))
+	s("isprintable", outBool, nil, boolFn(func(x string) bool { return allRunes(x, pyIsPrintable) }))
+	s("isidentifier", outBool, nil, boolFn(func(x string) bool {
 		for i, r := range x {
 			if !(r == '_' || unicode.IsLetter(r) || i > 0 && (unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc))) {
 				return false
@@ -209,7 +211,7 @@ func init() {
 		return x != ""
 	}))
 	remove := func(name string, cut func(s, affix string) (string, bool)) {
-		s(name, []param{req(name[len("remove"):])}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		s(name, outString, []param{req(name[len("remove"):])}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 			x, err := argStr(name, name[len("remove"):], a[0])
 			if err != nil {
 				return Value{}, err
@@ -220,10 +222,10 @@ func init() {
 	}
 	remove("removeprefix", strings.CutPrefix)
 	remove("removesuffix", strings.CutSuffix)
-	s("isspace", nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsSpace) }))
-	s("islower", nil, boolFn(pyIsLower))
-	s("isupper", nil, boolFn(pyIsUpper))
-	s("istitle", nil, boolFn(pyIsTitle))
+	s("isspace", outBool, nil, boolFn(func(x string) bool { return x != "" && allRunes(x, pyIsSpace) }))
+	s("islower", outBool, nil, boolFn(pyIsLower))
+	s("isupper", outBool, nil, boolFn(pyIsUpper))
+	s("istitle", outBool, nil, boolFn(pyIsTitle))
 	pad := func(kind byte) builtinFn {
 		return func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			w, err := argInt("ljust", "width", a[0])
@@ -255,10 +257,10 @@ func init() {
 			return strValue(strings.Repeat(fill, left) + in.s + strings.Repeat(fill, p-left)), nil
 		}
 	}
-	s("ljust", []param{req("width"), opt("fillchar", strValue(" "))}, pad('l'))
-	s("rjust", []param{req("width"), opt("fillchar", strValue(" "))}, pad('r'))
-	s("center", []param{req("width"), opt("fillchar", strValue(" "))}, pad('c'))
-	s("zfill", []param{req("width")}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("ljust", outString, []param{req("width"), opt("fillchar", strValue(" "))}, pad('l'))
+	s("rjust", outString, []param{req("width"), opt("fillchar", strValue(" "))}, pad('r'))
+	s("center", outString, []param{req("width"), opt("fillchar", strValue(" "))}, pad('c'))
+	s("zfill", outString, []param{req("width")}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		w, err := argInt("zfill", "width", a[0])
 		if err != nil {
 			return Value{}, err
@@ -300,11 +302,11 @@ func init() {
 			return tupleValue([]Value{strValue(in.s[:i]), strValue(sep), strValue(in.s[i+len(sep):])}), nil
 		}
 	}
-	s("partition", []param{req("sep")}, part(false))
-	s("rpartition", []param{req("sep")}, part(true))
-	s("format", nil, strFormat)
+	s("partition", outUnknown, []param{req("sep")}, part(false))
+	s("rpartition", outUnknown, []param{req("sep")}, part(true))
+	s("format", outString, nil, strFormat)
 	methods["format"].str.rest, methods["format"].str.anyKw = true, true
-	s("expandtabs", []param{opt("tabsize", intValue(8))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	s("expandtabs", outString, []param{opt("tabsize", intValue(8))}, func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		n, err := argInt("expandtabs", "tabsize", a[0])
 		if err != nil {
 			return Value{}, err
@@ -330,20 +332,20 @@ func init() {
 		return strValue(b.String()), st.charge(b.Len())
 	})
 
-	d := func(name string, params []param, fn builtinFn) {
+	d := func(name string, out jinja.Result, params []param, fn builtinFn) {
 		m := methods[name]
 		if m == nil {
 			m = &methodSet{}
 			methods[name] = m
 		}
-		m.dict = &builtinDef{name: name, params: params, fn: fn}
+		m.dict = &builtinDef{name: name, params: params, out: out, fn: fn}
 	}
-	d("items", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) { return itemsOf(st, in) })
-	d("keys", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	d("items", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) { return itemsOf(st, in) })
+	d("keys", outStrings, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		keys := dictKeys(in)
 		return listValue(keys), st.chargeItems(len(keys))
 	})
-	d("values", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	d("values", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		keys := dictKeys(in)
 		if err := st.chargeItems(len(keys)); err != nil {
 			return Value{}, err
@@ -354,7 +356,7 @@ func init() {
 		}
 		return listValue(out), nil
 	})
-	d("get", []param{req("key"), opt("default", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+	d("get", outMemberOf, []param{req("key"), opt("default", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 		if t := unhashable(a[0]); t != "" {
 			return Value{}, fmt.Errorf("unhashable type: '%s'", t)
 		}
@@ -363,7 +365,7 @@ func init() {
 		}
 		return a[1], nil
 	})
-	d("copy", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	d("copy", outSame, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		out := NewOrderedDict()
 		if err := mergeInto(out, in); err != nil {
 			return Value{}, err
@@ -371,19 +373,19 @@ func init() {
 		return DictValue(out), st.chargeItems(2 * out.Len())
 	})
 	for _, name := range []string{"pop", "popitem", "setdefault", "update", "clear"} {
-		d(name, nil, nil)
+		d(name, outUnknown, nil, nil)
 		methods[name].dict = refuse(name, immutable)
 	}
 
-	l := func(name string, params []param, fn builtinFn) {
+	l := func(name string, out jinja.Result, params []param, fn builtinFn) {
 		m := methods[name]
 		if m == nil {
 			m = &methodSet{}
 			methods[name] = m
 		}
-		m.list = &builtinDef{name: name, params: params, fn: fn}
+		m.list = &builtinDef{name: name, params: params, out: out, fn: fn}
 	}
-	l("count", []param{req("value")}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+	l("count", outInt, []param{req("value")}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 		n := 0
 		for i := 0; i < seqLen(in); i++ {
 			if equal(seqAt(in, i), a[0]) {
@@ -392,7 +394,7 @@ func init() {
 		}
 		return intValue(int64(n)), nil
 	})
-	l("index", []param{req("value")}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+	l("index", outInt, []param{req("value")}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 		for i := 0; i < seqLen(in); i++ {
 			if equal(seqAt(in, i), a[0]) {
 				return intValue(int64(i)), nil
@@ -400,7 +402,7 @@ func init() {
 		}
 		return Value{}, fmt.Errorf("value is not in list")
 	})
-	l("copy", nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+	l("copy", outSame, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		items, _ := values(in)
 		return listValue(append([]Value(nil), items...)), st.chargeItems(len(items))
 	})

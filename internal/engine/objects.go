@@ -51,7 +51,6 @@ type macro struct {
 
 // loopObj is the loop variable of one run of a for loop.
 type loopObj struct {
-	tag     *bodyTag
 	def     *forDef
 	outer   *activation // a recursive loop's: where loop(…) makes its activations
 	items   iterator

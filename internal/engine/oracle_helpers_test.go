@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"testing"
 	"testing/fstest"
 	"time"
 
@@ -97,7 +98,7 @@ func renderHFValues(template string, values map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tmpl, err := engine.NewSet().Compile(prog, engine.Options{HuggingFace: true})
+	tmpl, err := engine.Compile(prog, engine.Options{HuggingFace: true})
 	if err != nil {
 		return "", err
 	}
@@ -106,10 +107,10 @@ func renderHFValues(template string, values map[string]any) (string, error) {
 }
 
 // oracleHF renders with the oracle in Hugging Face's environment.
-func oracleHF(o *jinjaoracle.Oracle, template string, vars map[string]json.RawMessage) (string, string) {
+func oracleHF(t *testing.T, rec *jinjaoracle.Recorder, template string, vars map[string]json.RawMessage) jinjaoracle.Answer {
 	m := make(map[string]any, len(vars))
 	for k, v := range vars {
 		m[k] = v
 	}
-	return o.RenderEnv(jinjaoracle.Env{HuggingFace: true, KeepOrder: true, Now: oracleNow}, template, m)
+	return rec.RenderEnv(t, jinjaoracle.Env{HuggingFace: true, KeepOrder: true, Now: oracleNow}, template, m)
 }

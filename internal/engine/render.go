@@ -8,16 +8,15 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/flosch/pongo2/v6"
-
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 	"github.com/seed-e7d2830f/promptkit/message"
 )
 
-// Rendering: bind the variables to their slots, run the pongo2 body with
-// a pooled state as its writer, and hand the output over as the result
-// without copying it.
+// Rendering: bind the variables to their slots, run the template's body
+// on a pooled state, and hand the output over as the result without
+// copying it.
 
-var statePool = sync.Pool{New: func() any { return &state{ctx: &pongo2.ExecutionContext{}} }}
+var statePool = sync.Pool{New: func() any { return new(state) }}
 
 // Render renders the template as text. vars are the host's values by
 // variable name (the checks that every required variable is passed, and
@@ -105,7 +104,7 @@ func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) 
 	if ctx != nil && ctx.Done() != nil {
 		if err := ctx.Err(); err != nil {
 			statePool.Put(st)
-			return "", nil, &Error{Kind: ErrCanceled, Msg: "render cancelled: " + err.Error(), Err: err}
+			return "", nil, &jinja.Error{Kind: jinja.Canceled, Msg: "render cancelled: " + err.Error(), Err: err}
 		}
 		flag := new(atomic.Bool)
 		st.stop = flag
@@ -130,9 +129,7 @@ func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) 
 			st.root.slots[v.slot] = v.def
 		}
 	}
-	if perr := t.root.body.Execute(st.ctx, st); perr != nil {
-		st.fail(nil, pongoErr(perr))
-	}
+	t.root.exec(st)
 	if st.over {
 		st.fail(nil, &limitError{fmt.Sprintf("the output would exceed %d bytes (WithMaxOutputBytes)", st.max)})
 	}
@@ -183,7 +180,8 @@ func (st *state) release() {
 	statePool.Put(st)
 }
 
-// renderError turns what stopped a render into an *Error.
+// renderError turns what stopped a render into a *jinja.Error: where, and
+// its kind.
 func (st *state) renderError(r any, ctx context.Context) error {
 	var at *site
 	var err error
@@ -200,28 +198,25 @@ func (st *state) renderError(r any, ctx context.Context) error {
 	if at == nil {
 		at = st.at
 	}
-	e := &Error{Kind: ErrRender, Msg: err.Error()}
-	if at != nil {
-		e.File, e.Line, e.Col = at.file, int(at.line), int(at.col)
-	}
+	kind, msg, cause := jinja.Render, err.Error(), unwrapCause(err)
 	var le *limitError
 	var re *raised
 	switch {
 	case errors.Is(err, errStopped):
-		cerr := context.Cause(ctx)
-		if cerr == nil {
-			cerr = ctx.Err()
+		cause = context.Cause(ctx)
+		if cause == nil {
+			cause = ctx.Err()
 		}
-		e.Kind, e.Err = ErrCanceled, cerr
-		e.Msg = "render stopped: " + cerr.Error()
+		kind, msg = jinja.Canceled, "render stopped: "+cause.Error()
 	case errors.As(err, &le):
-		e.Kind = ErrLimit
+		kind, cause = jinja.Budget, nil
 	case errors.As(err, &re):
-		e.Kind, e.Msg = ErrRaised, re.msg
-	default:
-		e.Err = unwrapCause(err)
+		kind, msg, cause = jinja.Raised, re.msg, nil
 	}
-	return e
+	if at == nil {
+		return &jinja.Error{Kind: kind, Msg: msg, Err: cause}
+	}
+	return jinja.At(at.src, at.pos, kind, msg, cause)
 }
 
 // unwrapCause keeps a host's error (a MarshalText failure) for errors.As.

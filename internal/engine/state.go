@@ -6,12 +6,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/flosch/pongo2/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
 
-// One render's state. It is the pongo2.TemplateWriter every node writes
-// to, so promptkit's tags reach it with a type assertion on the writer
-// they are given: no context lookups on the render path.
+// One render's state: the output, the budgets, the activations of the
+// frames running, and the chat sink. Every node of a render is given it;
+// nothing of a compiled template is written while it renders.
 
 // Limits bound one render; the zero value of a field is its default.
 type Limits struct {
@@ -55,48 +55,11 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// The kinds of render errors, for errors.Is.
-var (
-	// ErrLimit: the render would exceed a limit (output, memory, work,
-	// iterations, call depth).
-	ErrLimit = errors.New("engine: limit exceeded")
-	// ErrRaised: the template called raise_exception(message).
-	ErrRaised = errors.New("engine: the template raised an exception")
-	// ErrCanceled: the render's context was cancelled or reached its
-	// deadline; the error wraps the context's error too.
-	ErrCanceled = errors.New("engine: render cancelled")
-	// ErrRender: any other failure of a render (a type error, division by
-	// zero, an undefined value used).
-	ErrRender = errors.New("engine: render failed")
-)
-
-// Error is a render error: where and what.
-type Error struct {
-	File      string
-	Line, Col int
-	Kind      error // one of the Err* sentinels above
-	Msg       string
-	Err       error // the cause, when there is one (a context's error, a host's)
-}
-
-func (e *Error) Error() string {
-	if e.File == "" {
-		return e.Msg
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
-
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
-	}
-	return []error{e.Kind}
-}
-
-// site is where a construct stands in the Jinja source.
+// site is where a construct stands in the Jinja source: its file and
+// byte offset. Line and column are computed only when an error needs them.
 type site struct {
-	file      string
-	line, col int32 // a file is at most WithMaxFileBytes long; every node keeps a site
+	src *jinja.Source
+	pos jinja.Pos
 }
 
 // failure unwinds a render to its entry (Template.run), carrying the error.
@@ -133,7 +96,6 @@ type state struct {
 	depth int      // nested calls
 	lim   *Limits
 	stop  *atomic.Bool // set when the render's context ends
-	ctx   *pongo2.ExecutionContext
 	act   *activation
 	at    *site     // the construct being evaluated, for errors raised deep inside
 	sink  *chatSink // &chat in a render of messages, else nil
@@ -159,9 +121,8 @@ func (st *state) putLoop() {
 	*st.loops[st.nloop] = loopObj{}
 }
 
-// Write and WriteString make the state the writer of every node: text
-// goes to the innermost capture, else to the output, which stops growing
-// at its limit.
+// Write and WriteString write a render's text: to the innermost capture,
+// else to the output, which stops growing at its limit.
 func (st *state) Write(p []byte) (int, error) { return st.WriteString(string(p)) }
 
 func (st *state) WriteString(s string) (int, error) {

@@ -3,11 +3,10 @@ package engine
 
 import (
 	"fmt"
-
-	"github.com/flosch/pongo2/v6"
 )
 
-// The statements, as compiled constructs the tags run.
+// The statements: the nodes of a compiled body (see exec.go) that bind,
+// loop, capture, call and mark chat messages.
 
 // target is an assignment target: a slot, a namespace attribute, or a
 // tuple of targets to unpack into.
@@ -71,9 +70,9 @@ type setDef struct {
 	x expr
 }
 
-func (d *setDef) run(st *state) *pongo2.Error {
+func (d *setDef) exec(st *state) flow {
 	d.t.assign(st, d.x.eval(st))
-	return nil
+	return flowNext
 }
 
 // captureDef is a set block or a filter block: the body's output becomes
@@ -82,13 +81,14 @@ type captureDef struct {
 	at      site
 	filters []*builtinCall
 	t       *target // nil: a filter block, printed
+	body    body
 }
 
-func (d *captureDef) run(st *state, n *bodyTag) *pongo2.Error {
+func (d *captureDef) exec(st *state) flow {
 	st.push()
-	if err := n.body.Execute(st.ctx, st); err != nil {
+	if f := d.body.exec(st); f != flowNext {
 		st.pop()
-		return err
+		return f
 	}
 	v := strValue(st.pop())
 	for _, f := range d.filters {
@@ -96,13 +96,13 @@ func (d *captureDef) run(st *state, n *bodyTag) *pongo2.Error {
 	}
 	if d.t != nil {
 		d.t.assign(st, v)
-		return nil
+		return flowNext
 	}
 	st.print(&d.at, v)
 	if st.over {
-		return st.outputFull(&d.at)
+		st.outputFull(&d.at)
 	}
-	return nil
+	return flowNext
 }
 
 // scopeDef is a with block or an included template: a frame whose names
@@ -111,30 +111,37 @@ type scopeDef struct {
 	inits   []frameInit
 	targets []target
 	values  []expr
+	body    body
 }
 
-func (d *scopeDef) run(st *state, n *bodyTag) *pongo2.Error {
-	vals := make([]Value, len(d.values))
-	for i, x := range d.values {
-		vals[i] = x.eval(st)
+func (d *scopeDef) exec(st *state) flow {
+	var vals []Value
+	if len(d.values) > 0 {
+		vals = make([]Value, len(d.values))
+		for i, x := range d.values {
+			vals[i] = x.eval(st)
+		}
 	}
 	initFrame(st, d.inits)
 	for i := range d.targets {
 		d.targets[i].assign(st, vals[i])
 	}
-	return n.body.Execute(st.ctx, st)
+	return d.body.exec(st)
 }
 
 // isolatedDef is an included template without context: an activation of
 // its own, which sees no name of the includer's.
-type isolatedDef struct{ slots int }
+type isolatedDef struct {
+	slots int
+	body  body
+}
 
-func (d *isolatedDef) run(st *state, n *bodyTag) *pongo2.Error {
+func (d *isolatedDef) exec(st *state) flow {
 	saved := st.act
 	st.act = &activation{slots: make([]Value, d.slots)}
-	err := n.body.Execute(st.ctx, st)
+	f := d.body.exec(st)
 	st.act = saved
-	return err
+	return f
 }
 
 // importDef is {% import %} or {% from … import %}: the imported
@@ -148,6 +155,7 @@ type importDef struct {
 	exports []exported // the module's public names
 	target  *target    // import … as target
 	names   []importedName
+	body    body // the imported template's top level
 }
 
 type exported struct {
@@ -160,7 +168,7 @@ type importedName struct {
 	t    target
 }
 
-func (d *importDef) run(st *state, n *bodyTag) *pongo2.Error {
+func (d *importDef) exec(st *state) flow {
 	saved := st.act
 	act := &activation{slots: make([]Value, d.slots)}
 	if d.context {
@@ -168,12 +176,9 @@ func (d *importDef) run(st *state, n *bodyTag) *pongo2.Error {
 	}
 	st.act = act
 	st.push()
-	err := n.body.Execute(st.ctx, st)
+	d.body.exec(st)
 	st.pop()
 	st.act = saved
-	if err != nil {
-		return err
-	}
 	names := NewOrderedDict()
 	for _, e := range d.exports {
 		names.SetString(e.name, act.slots[e.slot])
@@ -188,7 +193,7 @@ func (d *importDef) run(st *state, n *bodyTag) *pongo2.Error {
 		}
 		in.t.assign(st, v)
 	}
-	return nil
+	return flowNext
 }
 
 // forDef is a for loop.
@@ -202,17 +207,18 @@ type forDef struct {
 	inits     []frameInit
 	recursive bool
 	slots     int // a recursive loop's body is a closure: its activation's size
+	body, els body
 }
 
-func (d *forDef) run(st *state, n *bodyTag) *pongo2.Error {
-	_, err := d.loop(st, n, d.iter.eval(st), 0, st.act)
-	return err
+func (d *forDef) exec(st *state) flow {
+	d.loop(st, d.iter.eval(st), 0, st.act)
+	return flowNext
 }
 
 // loop runs the loop over iterable. A recursive loop's body runs in an
 // activation of its own, made from outer (the activation the loop stands
 // in).
-func (d *forDef) loop(st *state, n *bodyTag, iterable Value, depth0 int, outer *activation) (bool, *pongo2.Error) {
+func (d *forDef) loop(st *state, iterable Value, depth0 int, outer *activation) {
 	st.at = &d.at
 	items, err := iterate(iterable)
 	st.check(&d.at, err)
@@ -242,7 +248,7 @@ func (d *forDef) loop(st *state, n *bodyTag, iterable Value, depth0 int, outer *
 		} else {
 			lp = new(loopObj)
 		}
-		*lp = loopObj{tag: n, def: d, items: items, n: items.n, depth0: depth0, outer: outer}
+		*lp = loopObj{def: d, items: items, n: items.n, depth0: depth0, outer: outer}
 	}
 	// As in Jinja, the else block runs unless an iteration reached the
 	// end of the body: after no iteration, or when every one ended in
@@ -262,27 +268,23 @@ loop:
 			lp.index = i
 			st.act.slots[d.loopSlot] = objectValue(lp)
 		}
-		if err := n.body.Execute(st.ctx, st); err != nil {
-			switch err {
-			case errBreak:
-				break loop
-			case errContinue:
-				continue
-			}
-			return true, err
+		switch d.body.exec(st) {
+		case flowBreak:
+			break loop
+		case flowContinue:
+			continue
 		}
 		completed = true
 		if st.over {
-			return true, st.outputFull(&d.at)
+			st.outputFull(&d.at)
 		}
 	}
-	if !completed && n.els != nil {
+	if !completed && d.els != nil {
 		if d.recursive {
 			st.act = saved
 		}
-		return false, n.els.Execute(st.ctx, st)
+		d.els.exec(st)
 	}
-	return completed, nil
 }
 
 // recurse is loop(items) inside a recursive loop: the loop again, one
@@ -293,15 +295,12 @@ func (l *loopObj) recurse(st *state, at *site, iterable Value) Value {
 	}
 	defer func() { st.depth-- }()
 	st.push()
-	_, err := l.def.loop(st, l.tag, iterable, l.depth0+1, l.outer)
-	s := st.pop()
-	if err != nil {
-		st.fail(at, fmt.Errorf("in the recursive loop: %v", err))
-	}
-	return strValue(s)
+	l.def.loop(st, iterable, l.depth0+1, l.outer)
+	return strValue(st.pop())
 }
 
-// macroDef is a macro's definition: running it binds the macro value.
+// macroDef is a macro's definition: running it binds the macro value,
+// a closure over the activation it runs in.
 type macroDef struct {
 	at       site
 	name     string
@@ -311,7 +310,7 @@ type macroDef struct {
 	caller   int         // the slot of caller, varargs and kwargs; -1 when unused
 	varargs  int
 	kwargs   int
-	body     *pongo2.NodeWrapper
+	body     body
 	t        target // where the macro is bound
 	isCaller bool   // the body of a call block
 }
@@ -322,10 +321,9 @@ type macroParam struct {
 	def  expr // nil: required
 }
 
-func (d *macroDef) run(st *state, n *bodyTag) *pongo2.Error {
-	d.body = n.body
+func (d *macroDef) exec(st *state) flow {
 	d.t.assign(st, objectValue(&macro{def: d, act: st.act}))
-	return nil
+	return flowNext
 }
 
 // callBlockDef is {% call %}: its body is the caller() of the macro call.
@@ -335,15 +333,14 @@ type callBlockDef struct {
 	call   *callX
 }
 
-func (d *callBlockDef) run(st *state, n *bodyTag) *pongo2.Error {
-	d.caller.body = n.body
+func (d *callBlockDef) exec(st *state) flow {
 	c := &macro{def: d.caller, act: st.act}
 	v := d.call.evalWithCaller(st, objectValue(c))
 	st.print(&d.at, v)
 	if st.over {
-		return st.outputFull(&d.at)
+		st.outputFull(&d.at)
 	}
-	return nil
+	return flowNext
 }
 
 // chatDef is a {% chat %} block.
@@ -351,14 +348,15 @@ type chatDef struct {
 	at   site
 	role expr
 	lit  int // the role's index in ChatRoles, when it is a literal (checked at load); else -1
+	body body
 }
 
-func (d *chatDef) run(st *state, n *bodyTag) *pongo2.Error {
+func (d *chatDef) exec(st *state) flow {
 	s := st.sink
 	if s == nil {
 		// Rendered as text (the manager refuses Render of a chat template
 		// before it starts; an imported macro may hold a block): the body.
-		return n.body.Execute(st.ctx, st)
+		return d.body.exec(st)
 	}
 	if s.open || len(st.caps) > 0 {
 		st.fail(&d.at, fmt.Errorf("chat blocks cannot nest, and a chat block cannot be inside a macro's or block's captured output"))
@@ -374,15 +372,12 @@ func (d *chatDef) run(st *state, n *bodyTag) *pongo2.Error {
 		}
 	}
 	s.begin(st)
-	err := n.body.Execute(st.ctx, st)
+	f := d.body.exec(st)
 	s.end(st, role)
-	if err != nil {
-		return err
-	}
 	if st.over {
-		return st.outputFull(&d.at)
+		st.outputFull(&d.at)
 	}
-	return nil
+	return f
 }
 
 // imageDef is {{ x | image }} inside a chat block.
@@ -391,7 +386,7 @@ type imageDef struct {
 	x  expr
 }
 
-func (d *imageDef) run(st *state) *pongo2.Error {
+func (d *imageDef) exec(st *state) flow {
 	s := st.sink
 	if s == nil || !s.open {
 		st.fail(&d.at, fmt.Errorf("the image filter works only inside a {%% chat %%} block rendered to messages"))
@@ -401,18 +396,18 @@ func (d *imageDef) run(st *state) *pongo2.Error {
 		err = s.addImage(st, u)
 	}
 	st.check(&d.at, err)
-	return nil
+	return flowNext
 }
 
 // discardDef runs its body for what it binds and drops what it prints:
 // the top level of a template that extends another, after its extends.
-type discardDef struct{}
+type discardDef struct{ body body }
 
-func (discardDef) run(st *state, n *bodyTag) *pongo2.Error {
+func (d *discardDef) exec(st *state) flow {
 	st.push()
-	err := n.body.Execute(st.ctx, st)
+	f := d.body.exec(st)
 	st.pop()
-	return err
+	return f
 }
 
 // blockSite is a {% block %} where it renders: its definitions, most
@@ -428,15 +423,16 @@ type blockImpl struct {
 	slots int
 	inits []frameInit
 	super int // the slot of super, or -1
+	body  body
 }
 
-func (d *blockSite) run(st *state, n *multiTag) *pongo2.Error {
-	return d.render(st, n, 0, st.act)
+func (d *blockSite) exec(st *state) flow {
+	return d.render(st, 0, st.act)
 }
 
 // render runs definition i in an activation of its own, whose parent is
 // the top level (or, for a scoped block, where the block stands).
-func (d *blockSite) render(st *state, n *multiTag, i int, site *activation) *pongo2.Error {
+func (d *blockSite) render(st *state, i int, site *activation) flow {
 	impl := &d.defs[i]
 	parent := &st.root
 	if d.scoped {
@@ -446,17 +442,16 @@ func (d *blockSite) render(st *state, n *multiTag, i int, site *activation) *pon
 	st.act = &activation{slots: make([]Value, impl.slots), parent: parent}
 	initFrame(st, impl.inits)
 	if impl.super >= 0 {
-		st.act.slots[impl.super] = objectValue(&superCall{site: d, tag: n, next: i + 1, act: site})
+		st.act.slots[impl.super] = objectValue(&superCall{site: d, next: i + 1, act: site})
 	}
-	err := n.bodies[i].Execute(st.ctx, st)
+	f := impl.body.exec(st)
 	st.act = saved
-	return err
+	return f
 }
 
 // superCall is super() inside a block: the next definition's output.
 type superCall struct {
 	site *blockSite
-	tag  *multiTag
 	next int
 	act  *activation
 }
@@ -467,10 +462,6 @@ func (s *superCall) call(st *state, at *site) Value {
 	}
 	defer func() { st.depth-- }()
 	st.push()
-	err := s.site.render(st, s.tag, s.next, s.act)
-	out := st.pop()
-	if err != nil {
-		st.fail(at, pongoErr(err))
-	}
-	return strValue(out)
+	s.site.render(st, s.next, s.act)
+	return strValue(st.pop())
 }

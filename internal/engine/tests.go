@@ -16,6 +16,7 @@ func init() {
 			return boolValue(compareOp(st, st.at, op, in, a[0])), nil
 		}}
 	}
+	stringTest := func(d *builtinDef) *builtinDef { d.in = kString; return d }
 	define(tests,
 		test1("boolean", func(v Value) bool { return v.k == Bool }),
 		test1("callable", func(v Value) bool {
@@ -30,7 +31,7 @@ func init() {
 		}),
 		test1("defined", func(v Value) bool { return v.k != Undefined }),
 		test1("undefined", func(v Value) bool { return v.k == Undefined }),
-		&builtinDef{name: "divisibleby", params: []param{req("num")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		&builtinDef{name: "divisibleby", in: kInt, params: []param{req("num")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			if in.isNumber() && a[0].isNumber() {
 				if in.k != Float && a[0].k != Float {
 					if a[0].n == 0 {
@@ -48,11 +49,11 @@ func init() {
 		}},
 		cmp("eq", "=="), cmp("ne", "!="), cmp("lt", "<"), cmp("le", "<="), cmp("gt", ">"), cmp("ge", ">="),
 		test1("escaped", func(v Value) bool { return v.isMarkup() }),
-		&builtinDef{name: "even", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
+		&builtinDef{name: "even", in: kInt, fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
 			r, err := mod2("even", in)
 			return boolValue(err == nil && r == 0), err
 		}},
-		&builtinDef{name: "odd", fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
+		&builtinDef{name: "odd", in: kInt, fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
 			r, err := mod2("odd", in)
 			return boolValue(err == nil && r == 1), err
 		}},
@@ -84,8 +85,8 @@ func init() {
 			}
 			return false
 		}),
-		test1("lower", func(v Value) bool { s, _ := str1(v); return pyIsLower(s) }),
-		test1("upper", func(v Value) bool { s, _ := str1(v); return pyIsUpper(s) }),
+		stringTest(test1("lower", func(v Value) bool { s, _ := str1(v); return pyIsLower(s) })),
+		stringTest(test1("upper", func(v Value) bool { s, _ := str1(v); return pyIsUpper(s) })),
 		test1("mapping", func(v Value) bool { return v.k == Dict }),
 		test1("none", func(v Value) bool { return v.k == None }),
 		test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool }),

@@ -63,13 +63,10 @@ func tupleValue(items []Value) Value {
 }
 func objectValue(o any) Value { return Value{k: Object, ref: o} }
 
-func (v Value) Kind() Kind        { return v.k }
-func (v Value) float() float64    { return math.Float64frombits(uint64(v.n)) }
-func (v Value) isUndefined() bool { return v.k == Undefined }
-func (v Value) isNumber() bool    { return v.k == Int || v.k == Float || v.k == Bool }
-func (v Value) isString() bool    { return v.k == String }
-func (v Value) isSeq() bool       { return v.k == List || v.k == Tuple }
-func (v Value) boolean() bool     { return v.n != 0 }
+func (v Value) Kind() Kind     { return v.k }
+func (v Value) float() float64 { return math.Float64frombits(uint64(v.n)) }
+func (v Value) isNumber() bool { return v.k == Int || v.k == Float || v.k == Bool }
+func (v Value) isSeq() bool    { return v.k == List || v.k == Tuple }
 
 // seqData is a list or tuple the template built. A tuple may name its items
 // (groupby's (grouper, list) pairs).
@@ -77,25 +74,6 @@ type seqData struct {
 	items []Value
 	names []string
 }
-
-// NewList makes a list value (used by hosts of the engine, such as the
-// chat-template runner, that decode JSON into values).
-func NewList(items []Value) Value { return listValue(items) }
-
-// Str makes a string value.
-func Str(s string) Value { return strValue(s) }
-
-// Int64 makes an integer value.
-func Int64(n int64) Value { return intValue(n) }
-
-// Float64 makes a float value.
-func Float64(f float64) Value { return floatValue(f) }
-
-// BoolOf makes a boolean value.
-func BoolOf(b bool) Value { return boolValue(b) }
-
-// NoneValue is Python's None.
-func NoneValue() Value { return none }
 
 // DictValue makes a dict value of d.
 func DictValue(d *OrderedDict) Value { return Value{k: Dict, ref: d} }

@@ -28,7 +28,32 @@ type Spec struct {
 	// type pass reports a method called on a value of none of them); 0:
 	// not known.
 	Receivers Kinds
+	// Input are, for a filter or test, the kinds of value it takes as its
+	// input (the type pass reports a typed value of none of them); 0: any.
+	Input Kinds
+	// Result is what it returns, as far as the type pass follows values.
+	Result Result
 }
+
+// Result is the type a builtin returns, for the type pass: fixed kinds,
+// or a rule that derives it from the call.
+type Result struct {
+	Kinds Kinds // the kinds it returns, for ResultFixed; 0: not known
+	Items Kinds // the kinds of an array result's items, when known
+	Rule  ResultRule
+}
+
+// ResultRule says how a builtin's result type follows from its call.
+type ResultRule uint8
+
+const (
+	ResultFixed      ResultRule = iota // Result.Kinds and Items
+	ResultInput                        // the input itself, when it is certainly an array (list, sort, select…)
+	ResultSame                         // the input itself, whatever it is (copy)
+	ResultElem                         // an item of the input; a string's are strings (first, last)
+	ResultInputOrArg                   // the input or the first argument (default)
+	ResultMember                       // the member the first argument names, or the second argument (get)
+)
 
 // Catalog lists what the runtime provides; the runtime builds it from the
 // tables it runs, so the checks and their messages never drift from it.

@@ -34,9 +34,26 @@ const (
 	// the schema does not have, a filter, test, method or operator that
 	// needs another type); Name is the variable.
 	Mistyped
+
+	// The kinds of a render's problems (internal/engine).
+
+	// Render: a render failed (a type error, division by zero, an
+	// undefined value used).
+	Render
+	// Budget: a render would exceed one of its budgets (output, memory,
+	// work, loop iterations, call depth).
+	Budget
+	// Raised: the template called raise_exception(message); Msg is the
+	// template's message.
+	Raised
+	// Canceled: the render's context was cancelled or reached its
+	// deadline; Err is the context's cause.
+	Canceled
 )
 
-// Error is one problem, positioned in its file.
+// Error is one problem, positioned in its file: every problem of a
+// template, from the lexer's to the engine's, is one of these, and its
+// Kind says which.
 type Error struct {
 	File      string // the file's name (Source.Name)
 	Pos       Pos
@@ -44,6 +61,20 @@ type Error struct {
 	Kind      Kind
 	Name      string // the variable or construct concerned, when there is one
 	Msg       string
+	Err       error // the cause, when there is one (a context's error, a host's)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// At makes the error of a problem at p of s, located.
+func At(s *Source, p Pos, kind Kind, msg string, cause error) *Error {
+	e := &Error{Pos: p, Kind: kind, Msg: msg, Err: cause}
+	if s != nil {
+		e.File = s.Name
+		e.Line, e.Col = s.Position(p)
+	}
+	return e
 }
 
 func (e *Error) Error() string {
@@ -210,8 +241,8 @@ func errArgOrder(p Pos, arg, after string) *Error {
 
 func errChainedTests(p Pos) *Error { return syntaxf(p, "tests cannot be chained with is") }
 
-// Django's dialect, which pongo2 speaks, written where Jinja is expected:
-// each gets the Jinja form.
+// Django's dialect (pongo2's, Go's other template engines') written where
+// Jinja is expected: each gets the Jinja form.
 
 func errDjangoFilterArg(p Pos, filter string) *Error {
 	return unsupportedf(p, filter, "Django filter arguments (%s:arg) are not supported; write Jinja's %s(arg)", filter, filter)

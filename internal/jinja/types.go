@@ -441,86 +441,72 @@ func (tc *typer) elem(base val) val {
 	return val{}
 }
 
-// filterResult is the type a filter returns, for the filters whose result
-// type follows from their input.
+// filterResult is the type a filter returns, as its Spec says.
 func (tc *typer) filterResult(x *FilterExpr) val {
-	switch x.Name {
-	case "upper", "lower", "title", "capitalize", "trim", "replace", "join", "string", "e", "escape",
-		"indent", "truncate", "center", "format", "striptags", "wordwrap", "tojson", "urlencode", "urlize",
-		"filesizeformat", "pprint", "xmlattr", "forceescape":
-		return kindVal(KindString)
-	case "length", "count", "wordcount", "int":
-		return kindVal(KindInt)
-	case "float":
-		return kindVal(KindFloat)
-	case "first", "last":
-		if x.X == nil {
-			return val{}
+	if x.X == nil {
+		return val{}
+	}
+	return tc.result(tc.cat.Filters[x.Name].Result, func() val { return tc.typeOf(x.X) }, x.Args)
+}
+
+// callResult is the type a call returns: a global's or a method's, as
+// its Spec says.
+func (tc *typer) callResult(x *CallExpr) val {
+	switch fn := x.Fn.(type) {
+	case *NameExpr:
+		if s := tc.prog.Refs[fn]; s != nil && s.Kind == SymGlobal {
+			return tc.result(tc.cat.Globals[fn.Name].Result, func() val { return val{} }, x.Args)
 		}
-		in := tc.typeOf(x.X)
-		if in.t.certain() && in.t.Kinds&^KindNull == KindString {
-			return kindVal(KindString)
-		}
-		return tc.elem(in)
-	case "list", "sort", "reverse", "unique", "select", "reject", "selectattr", "rejectattr":
-		if x.X == nil {
-			return val{}
-		}
-		in := tc.typeOf(x.X)
-		if in.t.certain() && in.t.Kinds == KindArray {
-			return in
-		}
-	case "default", "d":
-		if x.X == nil || len(x.Args) == 0 {
-			return val{}
-		}
-		return join(tc.typeOf(x.X), tc.typeOf(x.Args[0]))
+	case *AttrExpr:
+		return tc.result(tc.cat.Methods[fn.Name].Result, func() val { return tc.typeOf(fn.X) }, x.Args)
 	}
 	return val{}
 }
 
-// callResult is the type a call returns, for methods whose result type
-// is fixed.
-func (tc *typer) callResult(x *CallExpr) val {
-	fn, ok := x.Fn.(*AttrExpr)
-	if !ok {
-		if n, ok := x.Fn.(*NameExpr); ok && n.Name == "range" {
-			if s := tc.prog.Refs[n]; s != nil && s.Kind == SymGlobal {
-				return val{t: &Type{Kinds: KindArray, Items: &Type{Kinds: KindInt}}}
+// result applies a builtin's result rule to a call: in is the type of
+// its input (a filter's input, a method's receiver), args its positional
+// arguments.
+func (tc *typer) result(r Result, in func() val, args []Expr) val {
+	switch r.Rule {
+	case ResultFixed:
+		if r.Kinds == 0 {
+			return val{}
+		}
+		t := &Type{Kinds: r.Kinds}
+		if r.Items != 0 {
+			t.Items = &Type{Kinds: r.Items}
+		}
+		return val{t: t}
+	case ResultInput:
+		if v := in(); v.t.certain() && v.t.Kinds == KindArray {
+			return v
+		}
+	case ResultSame:
+		return in()
+	case ResultElem:
+		v := in()
+		if v.t.certain() && v.t.Kinds&^KindNull == KindString {
+			return kindVal(KindString)
+		}
+		return tc.elem(v)
+	case ResultInputOrArg:
+		if len(args) > 0 {
+			return join(in(), tc.typeOf(args[0]))
+		}
+	case ResultMember:
+		if len(args) == 0 {
+			return val{}
+		}
+		k, ok := args[0].(*ConstExpr)
+		if !ok {
+			return val{}
+		}
+		if s, ok := k.Value.(string); ok {
+			v := tc.member(in(), s)
+			if len(args) == 2 {
+				return join(v, tc.typeOf(args[1]))
 			}
 		}
-		return val{}
-	}
-	recv := tc.typeOf(fn.X)
-	switch fn.Name {
-	case "upper", "lower", "casefold", "title", "capitalize", "swapcase", "strip", "lstrip", "rstrip",
-		"replace", "format", "join", "center", "ljust", "rjust", "zfill", "expandtabs":
-		return kindVal(KindString)
-	case "split", "rsplit", "splitlines":
-		return val{t: &Type{Kinds: KindArray, Items: &Type{Kinds: KindString}}}
-	case "startswith", "endswith", "isalnum", "isalpha", "isdecimal", "isdigit", "islower",
-		"isnumeric", "isspace", "istitle", "isupper":
-		return kindVal(KindBool)
-	case "find", "rfind", "index", "rindex", "count":
-		return kindVal(KindInt)
-	case "keys":
-		if recv.t.certain() && recv.t.Kinds == KindObject {
-			return val{t: &Type{Kinds: KindArray, Items: &Type{Kinds: KindString}}}
-		}
-	case "get":
-		if len(x.Args) >= 1 {
-			if k, ok := x.Args[0].(*ConstExpr); ok {
-				if s, ok := k.Value.(string); ok {
-					v := tc.member(recv, s)
-					if len(x.Args) == 2 {
-						return join(v, tc.typeOf(x.Args[1]))
-					}
-					return val{}
-				}
-			}
-		}
-	case "copy":
-		return recv
 	}
 	return val{}
 }
@@ -543,13 +529,11 @@ func (tc *typer) check(t *Tree) {
 				}
 			}
 		case *FilterExpr:
-			if n.X != nil {
-				if want, ok := filterInputs[n.Name]; ok {
-					tc.needs(n.Pos, "filter "+n.Name, tc.typeOf(n.X), n.X, want)
-				}
+			if want := tc.cat.Filters[n.Name].Input; n.X != nil && want != 0 {
+				tc.needs(n.Pos, "filter "+n.Name, tc.typeOf(n.X), n.X, want)
 			}
 		case *TestExpr:
-			if want, ok := testInputs[n.Name]; ok {
+			if want := tc.cat.Tests[n.Name].Input; want != 0 {
 				tc.needs(n.Pos, "test "+n.Name, tc.typeOf(n.X), n.X, want)
 			}
 		case *CallExpr:
@@ -697,30 +681,4 @@ func arith(op string, l, r Kinds) bool {
 		}
 	}
 	return false
-}
-
-// filterInputs are the kinds of input the filters that need one take.
-// Filters that take any value (default, string, tojson, …) are not here.
-// A name here that is not a filter of the runtime fails a test.
-var filterInputs = map[string]Kinds{
-	"upper": KindString, "lower": KindString, "title": KindString, "capitalize": KindString,
-	"trim": KindString, "wordcount": KindString, "truncate": KindString, "wordwrap": KindString,
-	"center": KindString, "indent": KindString, "striptags": KindString, "format": KindString,
-	"urlize": KindString,
-	"join":   KindArray | KindString | KindObject, "first": KindArray | KindString | KindObject,
-	"last": KindArray | KindString, "length": KindArray | KindString | KindObject,
-	"count": KindArray | KindString | KindObject, "list": KindArray | KindString | KindObject,
-	"reverse": KindArray | KindString, "sort": KindArray | KindString | KindObject,
-	"unique": KindArray | KindString, "min": KindArray | KindString, "max": KindArray | KindString,
-	"sum": KindArray, "map": KindArray | KindObject, "select": KindArray | KindString | KindObject,
-	"reject": KindArray | KindString | KindObject, "selectattr": KindArray, "rejectattr": KindArray,
-	"batch": KindArray | KindString, "slice": KindArray | KindString, "groupby": KindArray,
-	"dictsort": KindObject, "items": KindObject, "xmlattr": KindObject,
-	"abs": KindNumber | KindBool, "round": KindNumber | KindBool, "filesizeformat": KindNumber | KindBool | KindString,
-}
-
-// testInputs are the kinds the tests that need one take.
-var testInputs = map[string]Kinds{
-	"even": KindInt | KindBool, "odd": KindInt | KindBool, "divisibleby": KindInt | KindBool,
-	"lower": KindString, "upper": KindString,
 }

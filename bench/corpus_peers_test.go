@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flosch/pongo2/v6"
 	"github.com/nikolalohinski/gonja/v2"
 	gonjaconfig "github.com/nikolalohinski/gonja/v2/config"
 	gonjaexec "github.com/nikolalohinski/gonja/v2/exec"
@@ -59,11 +60,26 @@ func (t *gonjaTally) add(group string, outcome int) {
 	t.byGroup[group] = g
 }
 
+// corpusRenderer renders one case of the corpus with a peer engine.
+type corpusRenderer func(kind string, f corpusFile, c corpusCase) (out string, loadErr, renderErr error)
+
 // TestCorpusGonja renders every case of the corpus with gonja v2 and reports how many come out
 // byte-identical to Jinja2's. It measures a peer, so gonja's mismatches do not fail it; a corpus
 // that cannot be read does.
 func TestCorpusGonja(t *testing.T) {
 	gonja.SetLoggerOutput(nil)
+	tallyCorpus(t, "gonja v2", renderWithGonja)
+}
+
+// TestCorpusPongo2 does the same with raw pongo2 v6, the engine promptkit's first design named,
+// given each template as it is (pongo2 speaks Django's dialect: most real templates do not parse).
+func TestCorpusPongo2(t *testing.T) {
+	tallyCorpus(t, "pongo2 v6", renderWithPongo2)
+}
+
+// tallyCorpus renders every case of the corpus with render and logs how many are byte-identical
+// to Jinja2's, by kind and model family.
+func tallyCorpus(t *testing.T, engine string, render corpusRenderer) {
 	tallies := map[string]*gonjaTally{"chat": {}, "framework": {}}
 	for _, kind := range []string{"chat", "framework"} {
 		files, err := filepath.Glob(filepath.Join(CorpusDir, kind, "*", "*.json"))
@@ -93,7 +109,7 @@ func TestCorpusGonja(t *testing.T) {
 					t.Fatalf("%s [%s]: neither expected nor error", path, c.Name)
 				}
 				tally.cases++
-				got, loadErr, renderErr := renderWithGonja(kind, f, c)
+				got, loadErr, renderErr := render(kind, f, c)
 				switch {
 				case loadErr != nil:
 					tally.loadFailed++
@@ -116,8 +132,8 @@ func TestCorpusGonja(t *testing.T) {
 	}
 	for _, kind := range []string{"chat", "framework"} {
 		tl := tallies[kind]
-		t.Logf("gonja v2 on the %s corpus: %d cases: %d byte-identical, %d fail to load, %d fail to render, %d render differently",
-			kind, tl.cases, tl.identical, tl.loadFailed, tl.renderFailed, tl.differs)
+		t.Logf("%s on the %s corpus: %d cases: %d byte-identical, %d fail to load, %d fail to render, %d render differently",
+			engine, kind, tl.cases, tl.identical, tl.loadFailed, tl.renderFailed, tl.differs)
 		groups := make([]string, 0, len(tl.byGroup))
 		for g := range tl.byGroup {
 			groups = append(groups, g)
@@ -128,6 +144,48 @@ func TestCorpusGonja(t *testing.T) {
 			t.Logf("  %-12s identical %3d  load failed %3d  failed or differs %3d", g, n[0], n[1], n[2])
 		}
 	}
+}
+
+// renderWithPongo2 renders one case with raw pongo2: the template as it is, in a set of its own
+// with autoescape off (as a prompt needs), trim and lstrip blocks for chat templates as
+// transformers sets them, and the case's values.
+func renderWithPongo2(kind string, f corpusFile, c corpusCase) (out string, loadErr, renderErr error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if out == "" && loadErr == nil {
+				renderErr = fmt.Errorf("panic: %v", r)
+			}
+		}
+	}()
+	set := pongo2.NewSet("corpus", pongo2.MustNewLocalFileSystemLoader(""))
+	vars := pongo2.Context{}
+	if kind == "chat" {
+		set.Options.TrimBlocks, set.Options.LStripBlocks = true, true
+		vars["messages"] = c.Messages
+		vars["tools"] = c.Tools
+		vars["documents"] = c.Documents
+		vars["add_generation_prompt"] = c.AddGenerationPrompt
+		if f.BosToken != nil {
+			vars["bos_token"] = *f.BosToken
+		}
+		if f.EosToken != nil {
+			vars["eos_token"] = *f.EosToken
+		}
+		vars["raise_exception"] = func(msg string) (string, error) { return "", errors.New(msg) }
+		vars["strftime_now"] = func(format string) string { return pyStrftime(corpusClock, format) }
+	} else {
+		set.Options.TrimBlocks, _ = f.Env["trim_blocks"].(bool)
+		set.Options.LStripBlocks, _ = f.Env["lstrip_blocks"].(bool)
+	}
+	for k, v := range c.Vars {
+		vars[k] = v
+	}
+	tpl, err := set.FromString("{% autoescape off %}" + f.Template + "{% endautoescape %}")
+	if err != nil {
+		return "", err, nil
+	}
+	out, err = tpl.Execute(vars)
+	return out, nil, err
 }
 
 // renderWithGonja renders one case with gonja's closest configuration: for chat templates
