@@ -36,6 +36,8 @@
 //     them, which templates read and schemas validate alike;
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
+//   - internal/atomicfile: writes a file through a temporary file, fsync
+//     and rename, so a failed write leaves the old file whole;
 //   - internal/registrytest: a real OCI registry for tests;
 //   - internal/jinjaoracle: Python's Jinja2 as the oracle of the
 //     differential tests and their fuzz target;

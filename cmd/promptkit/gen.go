@@ -5,6 +5,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/gen"
+	"github.com/seed-e7d2830f/promptkit/internal/atomicfile"
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
@@ -15,7 +16,8 @@ of its variables (types from their JSON Schemas; any without one;
 optional variables as pointers, optional properties tagged omitzero) and
 a function that renders it, so that a misspelled field or a value of the
 wrong type does not compile. The set is checked whole first. Writes the
-Go file to FILE, or to standard output.
+Go file to FILE (through a temporary file renamed over it, so a failed
+write leaves the old file whole), or to standard output.
 
 Example:
   promptkit gen --dir ./prompts --package prompts --out prompts/prompts.go
@@ -51,7 +53,8 @@ func runGen(c *cli, args []string) error {
 		_, err = c.stdout.Write(src)
 		return err
 	}
-	return os.WriteFile(*out, src, 0o644)
+	// A full disk or a kill while writing leaves the old file whole.
+	return atomicfile.WriteFile(*out, src, 0o644)
 }
 
 // genCommand is the command line that regenerates the file, for its
