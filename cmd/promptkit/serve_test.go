@@ -20,6 +20,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -239,5 +240,19 @@ func TestServeBinary(t *testing.T) {
 			m.Digest(), len(list.Templates), typedLine, prompt)
 		assert.Equal(t, want, stdout.String())
 		p.stop(t)
+	})
+}
+
+// The help's defaults of the limits are the server's.
+func TestServeLimitDefaults(t *testing.T) {
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxConnections), maxConnsDefault)
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxRenders), maxRendersDefault)
+	assert.Equal(t, server.DefaultQueueWait.String(), queueWaitDefault)
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxResponseBytes), maxRespDefault)
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxResponseMemory), maxRespMemDefault)
+	runCases(t, []cliCase{
+		{name: "zero renders", args: []string{"serve", "--max-renders", "0"}, code: exitUsage, stderr: "must be positive"},
+		{name: "memory below one response", args: []string{"serve", "--max-response-bytes", "100", "--max-response-memory", "10"},
+			code: exitUsage, stderr: "--max-response-memory 10 is below --max-response-bytes 100"},
 	})
 }
