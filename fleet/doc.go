@@ -60,7 +60,11 @@
 // those tags and the manifests' annotations back: where the label has
 // pointed, newest first, when, which set, who said what. The history tags
 // also keep every manifest a label ever served safe from the registry's
-// garbage collection, so a rollback target never disappears.
+// garbage collection, so a rollback target never disappears. A registry
+// decides how long its tag list is: History reads at most
+// Client.HistoryLimits' pages and tags of it, within a timeout (100, 10,000
+// and one minute by default), and History.Truncated says when it stopped
+// before the end.
 //
 // # Following a label
 //

@@ -1,6 +1,10 @@
 package fleet
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/seed-e7d2830f/promptkit/internal/termsafe"
+)
 
 // Sentinel errors; every error of the package that is not a template
 // set's own problem (a *manager.LoadError, matched by manager's sentinels)
@@ -27,3 +31,8 @@ var (
 	// ErrClosed is returned by a Follower's methods after Close.
 	ErrClosed = errors.New("fleet: follower closed")
 )
+
+// logText is an error as the follower logs it: a registry's words in it
+// with every control and format character escaped (termsafe), so a log
+// read on a terminal cannot be made to act.
+func logText(err error) string { return termsafe.Text(err.Error()) }

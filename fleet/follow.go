@@ -347,7 +347,7 @@ func (f *Follower) startLabel(ctx context.Context) error {
 	f.mu.Unlock()
 	f.serve(md.Manifest, md)
 	if pollErr != nil {
-		f.cfg.logger.Warn("promptkit: registry unreachable; serving the cached set", "ref", f.ref, "manifest", md.Manifest, "digest", md.SetDigest, "error", pollErr)
+		f.cfg.logger.Warn("promptkit: registry unreachable; serving the cached set", "ref", f.ref, "manifest", md.Manifest, "digest", md.SetDigest, "error", logText(pollErr))
 	}
 	f.record(n, manifest, pollErr == nil, pollErr)
 	return nil
@@ -512,7 +512,7 @@ func (f *Follower) swap(ctx context.Context, manifest string) error {
 		if f.m.Digest() != f.servingDigest() {
 			f.m.Reload(context.WithoutCancel(ctx))
 		}
-		f.cfg.logger.Warn("promptkit: set refused; the last good set keeps serving", "ref", f.ref, "manifest", manifest, "error", err)
+		f.cfg.logger.Warn("promptkit: set refused; the last good set keeps serving", "ref", f.ref, "manifest", manifest, "error", logText(err))
 		return err
 	}
 	f.serve(manifest, md)
@@ -555,7 +555,7 @@ func (f *Follower) record(n uint64, manifest string, changed bool, err error) {
 	fns := f.subs.list()
 	f.mu.Unlock()
 	if err != nil && n > 1 {
-		f.cfg.logger.Warn("promptkit: poll failed", "ref", f.ref, "poll", n, "error", err)
+		f.cfg.logger.Warn("promptkit: poll failed", "ref", f.ref, "poll", n, "error", logText(err))
 	}
 	ev := PollEvent{N: n, Time: now, Manifest: manifest, Changed: changed, Err: err}
 	for _, fn := range fns {

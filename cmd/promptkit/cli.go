@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/seed-e7d2830f/promptkit"
+	"github.com/seed-e7d2830f/promptkit/internal/termsafe"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
@@ -172,7 +173,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 128 + int(sig.sig)
 		}
 		if err != nil && !errors.Is(err, errHelp) && !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "promptkit %s: %v\n", cmd.name, err)
+			// An error may quote a registry or a file name: nothing in it acts on the terminal.
+			fmt.Fprintf(stderr, "promptkit %s: %s\n", cmd.name, termsafe.Text(err.Error()))
 		}
 		return exitCode(err)
 	}

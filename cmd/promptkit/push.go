@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed-e7d2830f/promptkit/fleet"
+	"github.com/seed-e7d2830f/promptkit/internal/termsafe"
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
@@ -41,7 +42,7 @@ func runPush(c *cli, args []string) error {
 	set, err := fleet.Load(dir)
 	if err != nil {
 		if errors.Is(err, fleet.ErrUnused) {
-			fmt.Fprintln(c.stderr, err)
+			fmt.Fprintln(c.stderr, termsafe.Text(err.Error()))
 		} else {
 			printProblems(c.stderr, err)
 		}
