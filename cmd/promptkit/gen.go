@@ -1,6 +1,7 @@
 package main
 
 import (
+	"go/token"
 	"os"
 
 	"github.com/seed-e7d2830f/promptkit"
@@ -35,8 +36,14 @@ func runGen(c *cli, args []string) error {
 	if len(pos) > 0 {
 		return usagef("gen takes no arguments\n\n%s", genUsage)
 	}
+	if !token.IsIdentifier(*pkg) || *pkg == "_" {
+		return usagef("--package %q is not a Go package name\n\n%s", *pkg, genUsage)
+	}
 	set := promptkit.FS()
 	if *dir != "" {
+		if err := checkSetDir(*dir); err != nil {
+			return err
+		}
 		root, err := os.OpenRoot(*dir)
 		if err != nil {
 			return err
@@ -46,8 +53,7 @@ func runGen(c *cli, args []string) error {
 	}
 	src, err := gen.Generate(set, gen.Options{Package: *pkg, Command: genCommand(*dir, *pkg, *out)})
 	if err != nil {
-		printProblems(c.stderr, err) // stdout is the generated file
-		return errReported
+		return err // on stderr: stdout is the generated file
 	}
 	if *out == "" {
 		_, err = c.stdout.Write(src)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,11 +40,14 @@ func TestGenCommand(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "", "gen", "--dir", bad)
 	assert.Equal(t, exitPrompt, code)
 	assert.Empty(t, stdout)
-	assert.Contains(t, stderr, `hi.md:1:7: template "hi": undeclared variable "who"`)
+	assert.True(t, strings.HasPrefix(stderr, `promptkit gen: hi.md:1:7: template "hi": undeclared variable "who"`), stderr)
 
 	code, _, stderr = runCLI(t, "", "gen", "--package", "not a name")
+	assert.Equal(t, exitUsage, code)
+	assert.True(t, strings.HasPrefix(stderr, `promptkit gen: --package "not a name" is not a Go package name`), stderr)
+	code, _, stderr = runCLI(t, "", "gen", "--dir", filepath.Join(t.TempDir(), "none"))
 	assert.Equal(t, exitPrompt, code)
-	assert.Contains(t, stderr, `gen: cannot generate: package name "not a name" is not a Go identifier`)
+	assert.Contains(t, stderr, "promptkit gen: cannot read the template set ")
 
 	code, _, _ = runCLI(t, "", "gen", "extra")
 	assert.Equal(t, exitUsage, code)

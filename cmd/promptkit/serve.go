@@ -46,7 +46,7 @@ Listens on 127.0.0.1:8080 by default: loopback only. To listen beyond it
 give --addr explicitly, set ` + tokenEnv + ` (then every request but
 /healthz needs "Authorization: Bearer TOKEN"; open /?token=TOKEN for the
 page), and put an authenticating proxy with TLS in front. Ctrl-C or
-SIGTERM shuts down gracefully. If the set in DIR does not load, serve
+SIGTERM shuts down gracefully, then exits 130 or 143. If the set in DIR does not load, serve
 starts anyway, answers 503 with the problems, and loads it once fixed.
 
 Work in flight is bounded: at most --max-connections connections are open
@@ -146,8 +146,8 @@ func runServe(c *cli, args []string) error {
 	set := server.FS(promptkit.FS())
 	where := "the embedded set"
 	if *dir != "" {
-		if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
-			return usagef("--dir %s: not a directory", *dir)
+		if err := checkSetDir(*dir); err != nil {
+			return err
 		}
 		mopts := []manager.Option{manager.WithDebounce(*debounce)}
 		if *poll > 0 {
@@ -157,10 +157,6 @@ func runServe(c *cli, args []string) error {
 	}
 	s, err := server.New(set, opts...)
 	if err != nil {
-		if len(manager.Problems(err)) > 0 {
-			printProblems(c.stderr, err)
-			return errReported
-		}
 		return err
 	}
 	defer s.Close()

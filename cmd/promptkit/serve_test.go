@@ -29,7 +29,7 @@ func TestServeUsage(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "an argument", args: []string{"serve", "extra"}, code: exitUsage, stderr: "serve takes no arguments"},
 		{name: "bad addr", args: []string{"serve", "--addr", "8080"}, code: exitUsage, stderr: "want HOST:PORT"},
-		{name: "missing dir", args: []string{"serve", "--dir", filepath.Join(t.TempDir(), "none")}, code: exitUsage, stderr: "not a directory"},
+		{name: "missing dir", args: []string{"serve", "--dir", filepath.Join(t.TempDir(), "none")}, code: exitPrompt, stderr: "promptkit serve: cannot read the template set "},
 		{name: "bad debounce", args: []string{"serve", "--debounce", "0s"}, code: exitUsage, stderr: "--debounce must be positive"},
 	})
 	code, stdout, _ := runCLI(t, "", "serve", "--help")
@@ -106,17 +106,19 @@ func startServe(t *testing.T, bin string, env []string, args ...string) *servePr
 	}
 }
 
-// stop sends SIGTERM and checks the graceful exit.
+// stop sends SIGTERM and checks the graceful exit: shut down, then 143.
 func (p *serveProcess) stop(t *testing.T) {
 	t.Helper()
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	select {
 	case err := <-p.done:
-		require.NoError(t, err, p.stderr.String())
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, p.stderr.String())
+		assert.Equal(t, 143, ee.ExitCode(), p.stderr.String())
 	case <-time.After(15 * time.Second):
 		t.Fatal("no exit within 15s of SIGTERM")
 	}
-	assert.Contains(t, p.stderr.String(), "shut down")
+	assert.Contains(t, p.stderr.String(), "promptkit serve: shut down\npromptkit serve: interrupted by terminated\n")
 }
 
 func post(t *testing.T, url, body string, header ...string) (*http.Response, string) {
