@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -71,15 +72,16 @@ func freePort(t *testing.T) string {
 	return addr
 }
 
-// startServe starts the binary on a free loopback port and waits until
-// /healthz answers.
+// startServe starts the binary on a free loopback port and waits for its
+// readiness line ("serving … on URL": the listener is bound by then).
 func startServe(t *testing.T, bin string, env []string, args ...string) *serveProcess {
 	t.Helper()
 	addr := freePort(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	p := &serveProcess{url: "http://" + addr, cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
-	cmd.Stderr = p.stderr
+	ready := &readyWriter{w: p.stderr, line: "promptkit serve: serving ", ready: make(chan struct{})}
+	cmd.Stderr = ready
 	require.NoError(t, cmd.Start())
 	go func() { p.done <- cmd.Wait() }()
 	t.Cleanup(func() {
@@ -88,22 +90,36 @@ func startServe(t *testing.T, bin string, env []string, args ...string) *servePr
 			<-p.done
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(p.url + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
-		}
-		select {
-		case err := <-p.done:
-			t.Fatalf("promptkit serve exited (%v): %s", err, p.stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		require.True(t, time.Now().Before(deadline), "no /healthz within 30s: %s", p.stderr.String())
+	select {
+	case <-ready.ready:
+	case err := <-p.done:
+		t.Fatalf("promptkit serve exited (%v): %s", err, p.stderr.String())
+	case <-time.After(2 * time.Minute): // a hang, not a slow machine
+		t.Fatalf("promptkit serve never said it was serving: %s", p.stderr.String())
 	}
+	resp, err := http.Get(p.url + "/healthz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	return p
+}
+
+// readyWriter passes writes on to w and closes ready once what was
+// written holds a line that starts with line.
+type readyWriter struct {
+	w     io.Writer
+	line  string
+	ready chan struct{}
+	seen  []byte
+	once  sync.Once
+}
+
+func (r *readyWriter) Write(b []byte) (int, error) {
+	r.seen = append(r.seen, b...) // exec calls Write from one goroutine
+	if bytes.HasPrefix(r.seen, []byte(r.line)) || bytes.Contains(r.seen, []byte("\n"+r.line)) {
+		r.once.Do(func() { close(r.ready) })
+	}
+	return r.w.Write(b)
 }
 
 // stop sends SIGTERM and checks the graceful exit: shut down, then 143.
