@@ -125,7 +125,8 @@ type Limits struct {
 	// Connections bounds the connections Serve has open (default 256).
 	// One more waits in the kernel's queue until one closes, as with
 	// golang.org/x/net/netutil.LimitListener; the timeouts (WithTimeouts)
-	// bound how long an idle or slow connection keeps its place.
+	// bound how long an idle or slow connection keeps its place. An open
+	// event stream (GET /v1/events) holds one for as long as it is open.
 	Connections int
 	// Renders bounds the renders and builds running at once (default 16).
 	// A request that finds none free waits at most QueueWait, then is
