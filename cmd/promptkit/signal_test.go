@@ -50,8 +50,8 @@ func TestSignalStopsTheBinary(t *testing.T) {
 		cmd := exec.Command(bin, "watch", "--dir", dir)
 		stdout, err := cmd.StdoutPipe()
 		require.NoError(t, err)
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
+		errb := &syncBuffer{} // written while the test reads it
+		cmd.Stderr = errb
 		require.NoError(t, cmd.Start())
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
