@@ -39,11 +39,13 @@ var hostileSet = fstest.MapFS{
      "$defs": {"x\nfunc init() {}": {"type": "object", "properties": {"z": {"type": "string"}}}}}},
    {"name": "f", "schema": {"$ref": "schemas/*/func.json"}}
  ]},
+ "func": {"path": "f.md", "variables": ["type", "chan", "go"]},
  "c": {"path": "c.md", "variables": [
    {"name": "q", "schema": {"title": "RenderT", "type": "object", "properties": {"x": {"type": "string"}}}}]}
 }}`)},
 	hostilePath:           {Data: []byte("{{ map }}{{ vars }}{{ r }}{{ d }}{{ f }}")},
 	"c.md":                {Data: []byte(`{% chat role="user" %}{{ q }}{% endchat %}`)},
+	"f.md":                {Data: []byte("{{ type }}{{ chan }}{{ go }}")},
 	"schemas/*/func.json": {Data: []byte(`{"type": "object", "properties": {"y": {"type": "string"}}}`)},
 }
 
@@ -86,8 +88,8 @@ func TestGenerateHostileNames(t *testing.T) {
 	}
 	sort.Strings(decls)
 	assert.Equal(t, []string{
-		"CVars", "CVars.Map", "Func", "MessageRenderer",
-		"RenderCMessages", "RenderT", "RenderT2", "Renderer", "Renderer2",
+		"CVars", "CVars.Map", "Func", "FuncVars", "FuncVars.Map", "MessageRenderer",
+		"RenderCMessages", "RenderFunc", "RenderT", "RenderT2", "Renderer", "Renderer2",
 		"TVars", "TVars.Map", "TVars2", "X0Afunc20init2829207B7D",
 		`import "github.com/seed-e7d2830f/promptkit/message"`,
 	}, decls)
@@ -138,6 +140,7 @@ func main() {
 	b, _ := json.Marshal(hostile.TVars2{FuncInit: "a", X: "b", GoGenerateRmRf: "c", AB: "d", AB_: "e", AB__: "f", Func: 1, Type: 2, PackageMain: 3, X_: "g"})
 	fmt.Println(string(b))
 	fmt.Println(len(hostile.TVars{Map_: "m"}.Map()))
+	_, _ = hostile.RenderFunc, hostile.FuncVars{Type: 1, Chan: 2, Go: 3} // keywords as names compile
 }
 `,
 	})
