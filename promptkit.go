@@ -37,6 +37,10 @@
 //     them, which templates read and schemas validate alike;
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
+//   - internal/atomicfile: writes a file through a temporary file, fsync
+//     and rename, so a failed write leaves the old file whole;
+//   - internal/termsafe: escapes what a registry says (errors, tags,
+//     annotations) so that printing it cannot act on a terminal;
 //   - internal/registrytest: a real OCI registry for tests;
 //   - internal/jinjaoracle: Python's Jinja2 as the oracle of the
 //     differential tests and their fuzz target;

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"time"
@@ -13,6 +14,8 @@ import (
 	"oras.land/oras-go/v2"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/content/memory"
+	"oras.land/oras-go/v2/registry"
+	"oras.land/oras-go/v2/registry/remote"
 
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
@@ -162,11 +165,78 @@ func parseManifest(desc ocispec.Descriptor, data []byte) (*ocispec.Manifest, Inf
 
 // fetchManifest resolves reference in target and reads its manifest.
 func fetchManifest(ctx context.Context, target oras.ReadOnlyTarget, reference string) (*ocispec.Manifest, Info, error) {
-	desc, data, err := oras.FetchBytes(ctx, target, reference, oras.FetchBytesOptions{MaxBytes: maxManifest})
+	desc, data, err := fetchManifestBytes(ctx, target, reference)
 	if err != nil {
 		return nil, Info{}, err
 	}
 	return parseManifest(desc, data)
+}
+
+// fetchManifestBytes resolves reference in target and reads its manifest,
+// at most maxManifest bytes, checked against the digest that names it.
+func fetchManifestBytes(ctx context.Context, target oras.ReadOnlyTarget, reference string) (ocispec.Descriptor, []byte, error) {
+	var (
+		desc ocispec.Descriptor
+		rc   io.ReadCloser
+		err  error
+	)
+	if rf, ok := target.(registry.ReferenceFetcher); ok {
+		desc, rc, err = rf.FetchReference(ctx, reference) // one GET
+	} else if desc, err = target.Resolve(ctx, reference); err == nil {
+		rc, err = target.Fetch(ctx, desc)
+	}
+	if err != nil {
+		return desc, nil, err
+	}
+	defer rc.Close()
+	if desc.Size > maxManifest {
+		return desc, nil, fmt.Errorf("%w: %s: manifest %s is %d bytes, more than %d", ErrNotSet, refName(target, reference), desc.Digest, desc.Size, maxManifest)
+	}
+	data, err := readVerified(rc, desc, refName(target, reference), "manifest")
+	return desc, data, err
+}
+
+// fetchBlob reads the blob of file p that desc describes, checked
+// against its digest and size.
+func fetchBlob(ctx context.Context, target oras.ReadOnlyTarget, reference, p string, desc ocispec.Descriptor) ([]byte, error) {
+	rc, err := target.Fetch(ctx, desc)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: %s: file %q: %w", refName(target, reference), p, err)
+	}
+	defer rc.Close()
+	return readVerified(rc, desc, refName(target, reference), fmt.Sprintf("file %q", p))
+}
+
+// readVerified reads what desc describes from r — at most one byte more
+// than desc.Size — and checks its size and digest, naming both digests
+// when they differ (a blob corrupted or forged in the registry).
+func readVerified(r io.Reader, desc ocispec.Descriptor, ref, what string) ([]byte, error) {
+	if err := desc.Digest.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %s: %s: %v", ErrNotSet, ref, what, err)
+	}
+	if desc.Size < 0 {
+		return nil, fmt.Errorf("%w: %s: %s has size %d", ErrNotSet, ref, what, desc.Size)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, desc.Size+1))
+	if err != nil {
+		return nil, fmt.Errorf("fleet: %s: %s: %w", ref, what, err)
+	}
+	got := desc.Digest.Algorithm().FromBytes(data)
+	if got != desc.Digest || int64(len(data)) != desc.Size {
+		return nil, &DigestError{Ref: ref, What: what, Want: desc.Digest.String(), Got: got.String(), WantSize: desc.Size, GotSize: int64(len(data))}
+	}
+	return data, nil
+}
+
+// refName is the reference that reference names in target, as a person
+// wrote it ("reg/prompts:production"), for errors.
+func refName(target oras.ReadOnlyTarget, reference string) string {
+	if repo, ok := target.(*remote.Repository); ok {
+		r := repo.Reference
+		r.Reference = reference
+		return r.String()
+	}
+	return reference
 }
 
 // fetchSet reads the set reference names from target: its manifest, every
@@ -179,9 +249,9 @@ func fetchSet(ctx context.Context, target oras.ReadOnlyTarget, reference string)
 	}
 	s := &Set{Digest: info.SetDigest, Files: map[string][]byte{}}
 	for _, l := range man.Layers {
-		data, err := content.FetchAll(ctx, target, l)
+		data, err := fetchBlob(ctx, target, reference, l.Annotations[AnnotationTitle], l)
 		if err != nil {
-			return nil, Info{}, fmt.Errorf("fleet: %s: file %q: %w", info.Manifest, l.Annotations[AnnotationTitle], err)
+			return nil, Info{}, err
 		}
 		s.Files[l.Annotations[AnnotationTitle]] = data
 	}

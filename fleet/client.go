@@ -26,6 +26,9 @@ type Client struct {
 	// HTTPClient carries the requests; nil means oras' default client,
 	// which retries a request on a timeout, a reset connection, 429 and 5xx.
 	HTTPClient *http.Client
+	// HistoryLimits bound what History reads of a registry, which may list
+	// tags without end.
+	HistoryLimits HistoryLimits
 }
 
 // repository returns an oras client for the repository of ref, with the

@@ -60,7 +60,11 @@
 // those tags and the manifests' annotations back: where the label has
 // pointed, newest first, when, which set, who said what. The history tags
 // also keep every manifest a label ever served safe from the registry's
-// garbage collection, so a rollback target never disappears.
+// garbage collection, so a rollback target never disappears. A registry
+// decides how long its tag list is: History reads at most
+// Client.HistoryLimits' pages and tags of it, within a timeout (100, 10,000
+// and one minute by default), and History.Truncated says when it stopped
+// before the end.
 //
 // # Following a label
 //
@@ -72,8 +76,13 @@
 // or nothing: a set that fails leaves the old one serving, and the link
 // moves back so a restart starts from a good set). Polls are HEAD requests,
 // every interval with jitter (WithInterval, WithJitter); a manifest that
-// was refused is not pulled again until the label moves. A pinned reference
-// (repo@sha256:…) is never polled: the same set on every run.
+// was refused (a set that does not load, a manifest or file whose bytes do
+// not match their digest: a *DigestError naming the reference and both
+// digests) is remembered and not pulled again before a backoff of two
+// intervals, doubling up to MaxRefusalBackoff. A follower that starts with
+// a cache serves it at once and polls in the background, so a hung
+// registry delays no start. A pinned reference (repo@sha256:…) is never
+// polled: the same set on every run.
 //
 // What happens is observable: the manager's Generation, Digest, LastError
 // and Subscribe report every swap as for a watched directory, and the

@@ -25,6 +25,9 @@ const (
 	DefaultJitter   = 0.1
 	DefaultTimeout  = 30 * time.Second
 	DefaultKeep     = 3
+	// MaxRefusalBackoff caps how long a refused manifest waits before it
+	// is tried again (see Follow).
+	MaxRefusalBackoff = time.Hour
 )
 
 // FollowOption configures a Follower (see Follow).
@@ -150,9 +153,9 @@ type Follower struct {
 	cache  cache
 	m      *manager.Manager
 
-	pollMu  sync.Mutex // one poll at a time; guards the fields below it
-	refused string     // the manifest last refused, not pulled again
-	refErr  error
+	pollMu  sync.Mutex          // one poll at a time; guards the fields below it
+	refused map[string]*refused // manifests refused, by digest: not pulled again before their retry time
+	warm    bool                // started from the cache: the first poll is due at once
 
 	mu sync.Mutex // guards st and subs
 	st Status
@@ -210,13 +213,19 @@ type PollEvent struct {
 // pulls the new set and swaps it in through the manager's reload, whole
 // or not at all: a set that fails to load leaves the last good one
 // serving (Manager().LastError() and Status().LastError say why) and is
-// not pulled again until the label moves.
+// not pulled again at every poll: the follower remembers every manifest
+// it refused (a set that does not load, a manifest or file whose bytes do
+// not match their digest) and tries one again only after a backoff that
+// doubles from two intervals to MaxRefusalBackoff, so a label on a broken
+// set costs one HEAD request per poll, not a download.
 //
 // Every set pulled is kept in a disk cache (WithCacheDir), and the one
-// serving is marked there, so a host that starts while the registry is
-// unreachable serves its last good set (Status().FromCache) and catches up
-// when the registry answers. Without a registry and without a cache,
-// Follow fails. A pinned reference is pulled once, or taken from the
+// serving is marked there. A host that starts with a cache serves its
+// last good set at once (Status().FromCache) and polls the label in the
+// background, so a registry that is down or hung delays nothing; it
+// catches up when the registry answers. Without a cache, Follow pulls
+// the label's set first; without a registry and without a cache, Follow
+// fails. A pinned reference is pulled once, or taken from the
 // cache, and never polled: a reproducible run.
 //
 // ctx bounds the start (with WithTimeout); the polling runs until Close.
@@ -274,7 +283,7 @@ func Follow(ctx context.Context, ref string, opts ...FollowOption) (*Follower, e
 	if f.pinned {
 		close(f.done)
 	} else {
-		go f.loop()
+		go f.loop(f.warm)
 	}
 	return f, nil
 }
@@ -305,12 +314,26 @@ func (f *Follower) startPinned(ctx context.Context) error {
 	return nil
 }
 
-// startLabel pulls what the label points at, or falls back on the cache.
+// startLabel serves the cached set at once, when the cache has one that
+// opens (the first poll then runs in the background); else it pulls what
+// the label points at, or falls back on what the cache has.
 func (f *Follower) startLabel(ctx context.Context) error {
+	if f.cache.serving() != "" {
+		if m, md, err := f.openCurrent(meta{}, false); err == nil {
+			f.m, f.warm = m, true
+			f.mu.Lock()
+			f.st.FromCache = true
+			f.mu.Unlock()
+			f.serve(md.Manifest, md)
+			return nil
+		}
+		// A cache that does not open (changed on disk, incomplete): the
+		// registry decides, below.
+	}
 	n := f.polls.Add(1)
 	manifest, md, pollErr := f.fetchLabel(ctx)
 	if pollErr != nil && manifest != "" && refusal(pollErr) {
-		f.refused, f.refErr = manifest, pollErr
+		f.refuse(manifest, pollErr)
 	}
 	var prev string
 	if pollErr == nil {
@@ -329,7 +352,7 @@ func (f *Follower) startLabel(ctx context.Context) error {
 	}
 	if err != nil && pollErr == nil && prev != "" && prev != manifest {
 		// The label's set does not load here: back to the last good one.
-		f.refused, f.refErr = manifest, err
+		f.refuse(manifest, err)
 		pollErr = err
 		f.cache.point(prev)
 		m, md, err = f.openCurrent(meta{}, false)
@@ -347,7 +370,7 @@ func (f *Follower) startLabel(ctx context.Context) error {
 	f.mu.Unlock()
 	f.serve(md.Manifest, md)
 	if pollErr != nil {
-		f.cfg.logger.Warn("promptkit: registry unreachable; serving the cached set", "ref", f.ref, "manifest", md.Manifest, "digest", md.SetDigest, "error", pollErr)
+		f.cfg.logger.Warn("promptkit: registry unreachable; serving the cached set", "ref", f.ref, "manifest", md.Manifest, "digest", md.SetDigest, "error", logText(pollErr))
 	}
 	f.record(n, manifest, pollErr == nil, pollErr)
 	return nil
@@ -409,11 +432,16 @@ func (f *Follower) pull(ctx context.Context, manifest string) (meta, error) {
 	return f.cache.store(s, info, f.ref)
 }
 
-// loop polls until Close.
-func (f *Follower) loop() {
+// loop polls until Close; at once first when now is set (a start from
+// the cache).
+func (f *Follower) loop(now bool) {
 	defer close(f.done)
 	for {
-		t := time.NewTimer(f.wait())
+		wait := f.wait()
+		if now {
+			wait, now = 0, false
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-f.ctx.Done():
 			t.Stop()
@@ -459,24 +487,77 @@ func (f *Follower) Poll(ctx context.Context) error {
 	f.mu.Lock()
 	serving := f.st.Manifest
 	f.mu.Unlock()
-	switch {
-	case manifest == serving:
+	if manifest == serving {
 		f.record(n, manifest, false, nil)
 		return nil
-	case manifest == f.refused:
-		f.record(n, manifest, false, f.refErr)
-		return f.refErr
+	}
+	if r := f.refused[manifest]; r != nil && time.Now().Before(r.retry) {
+		f.record(n, manifest, false, r.err)
+		return r.err
 	}
 	err = f.swap(ctx, manifest)
-	if err != nil && refusal(err) {
-		f.refused, f.refErr = manifest, err
+	switch {
+	case err == nil:
+		delete(f.refused, manifest)
+	case refusal(err):
+		f.refuse(manifest, err)
 	}
 	f.record(n, manifest, err == nil, err)
 	return err
 }
 
+// refused is a manifest the follower refused: why, how many times, and
+// when it may be tried again.
+type refused struct {
+	err   error
+	times int
+	retry time.Time
+}
+
+// maxRefused bounds the refusals remembered; the one due soonest is
+// forgotten first.
+const maxRefused = 64
+
+// refuse remembers that manifest was refused with err; under pollMu.
+func (f *Follower) refuse(manifest string, err error) {
+	if f.refused == nil {
+		f.refused = map[string]*refused{}
+	}
+	r := f.refused[manifest]
+	if r == nil {
+		if len(f.refused) >= maxRefused {
+			var soonest string
+			for d, o := range f.refused {
+				if soonest == "" || o.retry.Before(f.refused[soonest].retry) {
+					soonest = d
+				}
+			}
+			delete(f.refused, soonest)
+		}
+		r = &refused{}
+		f.refused[manifest] = r
+	}
+	r.err, r.times = err, r.times+1
+	r.retry = time.Now().Add(refusalBackoff(f.cfg.interval, r.times))
+}
+
+// refusalBackoff is how long a manifest refused times times waits before
+// it is tried again: two intervals, doubling, at most MaxRefusalBackoff
+// (or one interval, when that is longer).
+func refusalBackoff(interval time.Duration, times int) time.Duration {
+	limit := max(MaxRefusalBackoff, interval)
+	d := interval
+	for range times {
+		if d >= limit/2 {
+			return limit
+		}
+		d *= 2
+	}
+	return d
+}
+
 // refusal reports whether err is about the set itself, not reaching it: a
-// set refused is not pulled again until the label moves.
+// set refused is not pulled again before its backoff (see refuse).
 func refusal(err error) bool {
 	return errors.Is(err, ErrNotSet) || errors.Is(err, ErrDigest) || errors.Is(err, manager.ErrTemplate) ||
 		len(manager.Problems(err)) > 0
@@ -512,7 +593,7 @@ func (f *Follower) swap(ctx context.Context, manifest string) error {
 		if f.m.Digest() != f.servingDigest() {
 			f.m.Reload(context.WithoutCancel(ctx))
 		}
-		f.cfg.logger.Warn("promptkit: set refused; the last good set keeps serving", "ref", f.ref, "manifest", manifest, "error", err)
+		f.cfg.logger.Warn("promptkit: set refused; the last good set keeps serving", "ref", f.ref, "manifest", manifest, "error", logText(err))
 		return err
 	}
 	f.serve(manifest, md)
@@ -555,7 +636,7 @@ func (f *Follower) record(n uint64, manifest string, changed bool, err error) {
 	fns := f.subs.list()
 	f.mu.Unlock()
 	if err != nil && n > 1 {
-		f.cfg.logger.Warn("promptkit: poll failed", "ref", f.ref, "poll", n, "error", err)
+		f.cfg.logger.Warn("promptkit: poll failed", "ref", f.ref, "poll", n, "error", logText(err))
 	}
 	ev := PollEvent{N: n, Time: now, Manifest: manifest, Changed: changed, Err: err}
 	for _, fn := range fns {

@@ -2,11 +2,14 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"oras.land/oras-go/v2/registry/remote"
 )
 
 // A label's history lives in the registry itself, as tags. A registry
@@ -64,6 +67,42 @@ func checkLabel(label string) error {
 	return nil
 }
 
+// Defaults of HistoryLimits.
+const (
+	DefaultHistoryPages   = 100
+	DefaultHistoryTags    = 10_000
+	DefaultHistoryTimeout = time.Minute
+)
+
+// HistoryLimits bound History, since a registry decides how long its tag
+// list is and how many pages it takes. A zero field keeps its default.
+type HistoryLimits struct {
+	// Pages is how many pages of the tag list History reads (default 100).
+	Pages int
+	// Tags is how many tags it reads (default 10,000).
+	Tags int
+	// Timeout bounds the whole of History, every request included
+	// (default one minute).
+	Timeout time.Duration
+}
+
+// withDefaults fills in the zero fields.
+func (l HistoryLimits) withDefaults() HistoryLimits {
+	if l.Pages <= 0 {
+		l.Pages = DefaultHistoryPages
+	}
+	if l.Tags <= 0 {
+		l.Tags = DefaultHistoryTags
+	}
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultHistoryTimeout
+	}
+	return l
+}
+
+// errListingLimit stops the tag listing at a bound of HistoryLimits.
+var errListingLimit = errors.New("fleet: tag listing limit")
+
 // History is where a label has pointed, newest first.
 type History struct {
 	// Label is the label asked about; Current the manifest it points at
@@ -75,6 +114,10 @@ type History struct {
 	// Labels maps every label of the repository (history tags aside) to
 	// the manifest it points at now.
 	Labels map[string]string
+	// Truncated says why History stopped reading the repository's tags
+	// before their end (a bound of HistoryLimits); empty when it read
+	// them all. Moves and labels in the tags not read are missing.
+	Truncated string
 }
 
 // Entry is one move of a label, or (Time zero) where it points now when
@@ -95,7 +138,9 @@ type Entry struct {
 }
 
 // History lists where the label of ref ("registry/repo:label") has
-// pointed, from the registry's tags and the manifests' annotations.
+// pointed, from the registry's tags and the manifests' annotations. It
+// reads at most c.HistoryLimits' pages and tags of the tag list (History.
+// Truncated then says so) and gives up after its timeout.
 func (c *Client) History(ctx context.Context, ref string) (*History, error) {
 	r, err := labelRef(ref)
 	if err != nil {
@@ -105,14 +150,37 @@ func (c *Client) History(ctx context.Context, ref string) (*History, error) {
 	if err != nil {
 		return nil, err
 	}
+	limits := c.HistoryLimits.withDefaults()
+	ctx, cancel := context.WithTimeout(ctx, limits.Timeout)
+	defer cancel()
+	h, err := history(ctx, repo, ref, r.Reference, limits)
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("fleet: history %s: no complete answer within %v (HistoryLimits.Timeout): %w", ref, limits.Timeout, err)
+	}
+	return h, err
+}
+
+func history(ctx context.Context, repo *remote.Repository, ref, label string, limits HistoryLimits) (*History, error) {
+	h := &History{Label: label, Labels: map[string]string{}}
 	var tags []string
-	if err := repo.Tags(ctx, "", func(page []string) error {
+	pages := 0
+	err := repo.Tags(ctx, "", func(page []string) error {
+		pages++
+		if pages > limits.Pages {
+			h.Truncated = fmt.Sprintf("the registry's tag list goes on past %d pages; read the first %d (HistoryLimits.Pages)", limits.Pages, limits.Pages)
+			return errListingLimit
+		}
+		if room := limits.Tags - len(tags); len(page) > room {
+			tags = append(tags, page[:room]...)
+			h.Truncated = fmt.Sprintf("the registry lists more than %d tags; read the first %d (HistoryLimits.Tags)", limits.Tags, limits.Tags)
+			return errListingLimit
+		}
 		tags = append(tags, page...)
 		return nil
-	}); err != nil {
+	})
+	if err != nil && !errors.Is(err, errListingLimit) {
 		return nil, fmt.Errorf("fleet: history %s: %w", ref, err)
 	}
-	h := &History{Label: r.Reference, Labels: map[string]string{}}
 	type move struct {
 		tag string
 		t   time.Time

@@ -130,7 +130,7 @@ func (c *Client) Resolve(ctx context.Context, ref string) (Info, error) {
 // fetchManifestDesc is fetchManifest that also returns the manifest's
 // descriptor, for tagging.
 func fetchManifestDesc(ctx context.Context, repo *remote.Repository, reference string) (desc ocispec.Descriptor, info Info, err error) {
-	desc, data, err := oras.FetchBytes(ctx, repo, reference, oras.FetchBytesOptions{MaxBytes: maxManifest})
+	desc, data, err := fetchManifestBytes(ctx, repo, reference)
 	if err != nil {
 		return desc, Info{}, err
 	}

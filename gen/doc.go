@@ -32,6 +32,24 @@
 // leaves it out, and the template sees it undefined. A nil slice passed
 // for a required array variable is passed as an empty list.
 //
+// # Names from the set
+//
+// A name from the set reaches the generated code in one of three forms
+// only, so a template author cannot add code to the host's program: a Go
+// identifier made of its ASCII letters and digits (a name that makes
+// another's identifier gets a trailing _, or a number for a struct; a
+// struct never takes the name of a template's Vars, Render function or
+// the file's Renderer interfaces; a variable named map is the field
+// Map_, beside the method Map), a Go string quoted by strconv.Quote, or
+// a // comment, where a name that is not all graphic Unicode (a line
+// feed, a carriage return, U+2028, U+2029, U+0085, a control or format
+// character such as a bidi override) is written quoted, its escapes
+// visible. A property name that encoding/json cannot take as a struct
+// tag's JSON name (a comma, a quote, a backquote, a control character,
+// the empty name) is refused with an error naming the template, the
+// variable and the property: the field would otherwise be marshalled
+// under another key.
+//
 // # What the file holds
 //
 // Names and types only: the generated file holds no wording of any

@@ -50,16 +50,9 @@ func TestGeneratedCompilesAndRenders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program with the go command")
 	}
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
 	set, err := filepath.Abs("testdata/set")
 	require.NoError(t, err)
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cards"), 0o755))
-	files := map[string]string{
-		"go.mod":         "module host\n\ngo 1.26.0\n",
-		"go.work":        "go 1.26.0\n\nuse (\n\t.\n\t" + root + "\n)\n",
+	run := hostModule(t, map[string]string{
 		"cards/cards.go": string(generate(t)),
 		"main.go": `package main
 
@@ -96,18 +89,7 @@ func main() {
 	fmt.Println(err)
 }
 `,
-	}
-	for name, content := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
-	}
-	run := func(args ...string) string {
-		cmd := exec.Command(gobin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=", "GOPROXY=off", "GOWORK="+filepath.Join(dir, "go.work"))
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "go %v: %s", args, out)
-		return string(out)
-	}
+	})
 	run("vet", "./...")
 	got := run("run", ".", set)
 
@@ -124,6 +106,32 @@ func main() {
 	assert.Equal(t, want+" <nil>\n"+
 		`[{"role":"user","content":"q1"},{"role":"assistant","content":"a1"},{"role":"user","content":"q2"}] <nil>`+"\n"+
 		`card.md: template "card.v1": invalid variables: either: matches none of the schema's alternatives: want string, got null; or want integer, got null; user.tags: want array, got null`+"\n", got)
+}
+
+// hostModule writes files into a module "host" that uses this checkout
+// of promptkit (through a go.work), and returns a function that runs the
+// go command in it, failing the test when the command fails.
+func hostModule(t *testing.T, files map[string]string) func(args ...string) string {
+	t.Helper()
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	files["go.mod"] = "module host\n\ngo 1.26.0\n"
+	files["go.work"] = "go 1.26.0\n\nuse (\n\t.\n\t" + root + "\n)\n"
+	for name, content := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(gobin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=", "GOPROXY=off", "GOWORK="+filepath.Join(dir, "go.work"))
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "go %v: %s", args, out)
+		return string(out)
+	}
 }
 
 func TestGenerateRefuses(t *testing.T) {

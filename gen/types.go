@@ -5,7 +5,9 @@ import (
 	"go/token"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -14,9 +16,11 @@ import (
 // schema with properties. A schema met twice (a file several variables
 // refer to, a recursive schema) is one type.
 type types struct {
-	named map[*jsonschema.Schema]string
-	taken map[string]*jsonschema.Schema
-	decls []*decl
+	named    map[*jsonschema.Schema]string
+	taken    map[string]*jsonschema.Schema
+	reserved map[string]string // the file's other top-level names
+	decls    []*decl
+	errs     []error // properties no Go struct can carry, every one
 }
 
 type decl struct {
@@ -25,8 +29,8 @@ type decl struct {
 	fields []field
 }
 
-func newTypes() *types {
-	return &types{named: map[*jsonschema.Schema]string{}, taken: map[string]*jsonschema.Schema{}}
+func newTypes(reserved map[string]string) *types {
+	return &types{named: map[*jsonschema.Schema]string{}, taken: map[string]*jsonschema.Schema{}, reserved: reserved}
 }
 
 // only reports whether s is nothing but a $ref (annotations aside).
@@ -172,6 +176,12 @@ func (t *types) object(s *jsonschema.Schema, hint string) string {
 	}
 	seen := map[string]string{}
 	for _, prop := range props {
+		if !validJSONName(prop) {
+			t.errs = append(t.errs, fmt.Errorf("schema %s: property %s cannot be the JSON name of a Go struct field "+
+				"(encoding/json takes letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~ only): rename it, "+
+				"or declare the object without properties (a map)", commentText(d.loc), strconv.Quote(prop)))
+			continue
+		}
 		f := field{ident: exported(prop), json: prop, optional: !required[prop]}
 		for seen[f.ident] != "" {
 			f.ident += "_" // two properties, one Go name: keep both, visibly
@@ -182,9 +192,9 @@ func (t *types) object(s *jsonschema.Schema, hint string) string {
 			f.typ = "*" + f.typ // an absent object is nil, not an empty struct
 		}
 		if f.optional {
-			f.doc = fmt.Sprintf("%s is the optional property %s; its zero value is left out.", f.ident, prop)
+			f.doc = fmt.Sprintf("%s is the optional property %s; its zero value is left out.", f.ident, commentText(prop))
 		} else {
-			f.doc = fmt.Sprintf("%s is the property %s.", f.ident, prop)
+			f.doc = fmt.Sprintf("%s is the property %s.", f.ident, commentText(prop))
 		}
 		d.fields = append(d.fields, f)
 	}
@@ -210,7 +220,7 @@ func (t *types) name(s *jsonschema.Schema, hint string) string {
 		cand = exported(strings.TrimSuffix(path.Base(u), path.Ext(u)))
 	}
 	name := cand
-	for i := 2; t.taken[name] != nil; i++ {
+	for i := 2; t.taken[name] != nil || t.isReserved(name); i++ {
 		name = fmt.Sprintf("%s%d", cand, i)
 	}
 	t.taken[name] = s
@@ -228,17 +238,51 @@ func location(s *jsonschema.Schema) string {
 
 func (t *types) write(p func(string, ...any)) {
 	for _, d := range t.decls {
-		p("// %s is the schema %s.", d.name, d.loc)
+		p("// %s is the schema %s.", d.name, commentText(d.loc))
 		p("type %s struct {", d.name)
 		for _, f := range d.fields {
-			tag := f.json
-			if f.optional {
-				tag += ",omitzero"
-			}
 			p("	// %s", f.doc)
-			p("	%s %s `json:%q`", f.ident, f.typ, tag)
+			p("	%s %s %s", f.ident, f.typ, structTag(f.json, f.optional))
 		}
 		p("}")
 		p("")
 	}
+}
+
+func (t *types) isReserved(name string) bool {
+	_, ok := t.reserved[name]
+	return ok
+}
+
+// validJSONName reports whether encoding/json honours name as the name in
+// a field's json tag (its isValidTag): any other name, a comma above all,
+// would make it marshal the field under another key, silently.
+func validJSONName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r) && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// structTag is the literal of a field's tag: `json:"name"`, with
+// ",omitzero" for an optional property. The name is quoted by strconv
+// (so the tag holds exactly it) and the tag is a raw string only when no
+// backquote can end it early, else a quoted one.
+func structTag(name string, omitzero bool) string {
+	if name == "-" && !omitzero {
+		name += "," // "-" alone would hide the field
+	}
+	if omitzero {
+		name += ",omitzero"
+	}
+	tag := "json:" + strconv.Quote(name)
+	if strings.ContainsRune(tag, '`') {
+		return strconv.Quote(tag)
+	}
+	return "`" + tag + "`"
 }

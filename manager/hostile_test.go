@@ -17,13 +17,13 @@ import (
 const hostileIndex = `{"version":1,"templates":{"t":{"path":"t.md","variables":[
  {"name":"a","required":false},{"name":"xs","required":false},{"name":"n","required":false}]}}}`
 
-// loadHostile loads src as t.md and fails the test if loading takes
-// longer than a second: hostile source must not hang the loader.
+// loadHostile loads src as t.md and fails the test if loading hangs
+// (hangBound: far above what a loaded machine takes, far below a hang).
 func loadHostile(t *testing.T, src string, opts ...manager.Option) (*manager.Manager, error) {
 	t.Helper()
 	start := time.Now()
 	m, err := manager.New(set(hostileIndex, map[string]string{"t.md": src}), opts...)
-	assert.Less(t, time.Since(start), 5*time.Second, "loading took too long")
+	assert.Less(t, time.Since(start), hangBound, "loading hung")
 	return m, err
 }
 
@@ -128,7 +128,7 @@ func TestHostileLoopsMultiplyingOutput(t *testing.T) {
 	_, err = m.Render("t", map[string]any{"xs": xs})
 	require.ErrorIs(t, err, manager.ErrOutputLimit)
 	assert.Contains(t, err.Error(), `template "t"`)
-	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Less(t, time.Since(start), hangBound)
 
 	// With a generous output limit, the iteration limit stops it.
 	m, err = loadHostile(t, `{% for a in xs %}{% for b in xs %}{% for c in xs %}{% endfor %}{% endfor %}{% endfor %}`, manager.WithMaxIterations(200_000))
@@ -174,7 +174,7 @@ func TestHostileValuesBuiltInTheTemplate(t *testing.T) {
 			_, err = m.Render("t", nil)
 			require.ErrorIs(t, err, manager.ErrOutputLimit)
 			assert.Contains(t, err.Error(), `template "t"`)
-			assert.Less(t, time.Since(start), 5*time.Second)
+			assert.Less(t, time.Since(start), hangBound)
 		})
 	}
 	m, err := loadHostile(t, `{{ 3 ** 1000000000000000000 }}`)
@@ -183,7 +183,7 @@ func TestHostileValuesBuiltInTheTemplate(t *testing.T) {
 	_, err = m.Render("t", nil)
 	require.ErrorIs(t, err, manager.ErrTemplate)
 	assert.Contains(t, err.Error(), "t.md:1:4: template \"t\": render failed: integer overflow", "never a wrapped or rounded number")
-	assert.Less(t, time.Since(start), time.Second, "** takes log(exponent) steps")
+	assert.Less(t, time.Since(start), hangBound, "** takes log(exponent) steps (10^18 steps would never end)")
 	m, err = loadHostile(t, `{{ ("ab" * 3)|indent(2) }} {{ {"a": 1}|tojson(-3) }}`)
 	require.NoError(t, err)
 	out, err := m.Render("t", nil)

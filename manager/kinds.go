@@ -31,7 +31,7 @@ var kinds = []struct {
 	{ErrChatTemplate, "chat_template", nil, 409},
 	{ErrVariableFunc, "variable_func", nil, 422},
 	{ErrRaised, "raised", []jinja.Kind{jinja.Raised}, 422},
-	{ErrCanceled, "canceled", []jinja.Kind{jinja.Canceled}, 503},
+	{ErrCanceled, "canceled", []jinja.Kind{jinja.Canceled}, 422},
 	{ErrClosed, "closed", nil, 503},
 	{ErrTemplate, "template", []jinja.Kind{jinja.Syntax, jinja.Limit, jinja.Include, jinja.Render}, 422},
 }
@@ -55,8 +55,8 @@ func ErrorKind(err error) string {
 // KindStatus is the HTTP status an API answers an error of the kind
 // ErrorKind names with: a template's problem is the request's (404 for an
 // unknown template, 409 for a chat template rendered as text, 422 for the
-// rest) or, for a closed manager or a render whose time ran out, 503. ok
-// is false for a name that is no kind of the manager's.
+// rest, a render that ran out of its time included) or, for a closed
+// manager, 503. ok is false for a name that is no kind of the manager's.
 func KindStatus(kind string) (status int, ok bool) {
 	for _, k := range kinds {
 		if k.name == kind {

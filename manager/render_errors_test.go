@@ -93,5 +93,5 @@ func TestRenderErrorKinds(t *testing.T) {
 	assert.ErrorIs(t, err, manager.ErrCanceled)
 	assert.ErrorIs(t, err, context.Canceled)
 	s, _ := manager.KindStatus(manager.ErrorKind(err))
-	assert.Equal(t, 503, s)
+	assert.Equal(t, 422, s)
 }

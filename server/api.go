@@ -185,6 +185,10 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		return
 	}
+	release, ok := s.admit(w, r)
+	if !ok {
+		return
+	}
 	var (
 		text string
 		msgs []manager.Message
@@ -200,6 +204,7 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 			msgs, err = m.RenderMessages(name, vars)
 		}
 	})
+	release()
 	setSet(w.Header(), gen, digest)
 	if hash != "" {
 		w.Header().Set(HeaderTemplateHash, hash)
@@ -208,20 +213,28 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		writeError(w, err)
 	case action == "render":
-		writeText(w, text)
+		s.sendText(w, r, text)
 	default:
 		if msgs == nil {
 			msgs = []manager.Message{}
 		}
-		writeJSON(w, http.StatusOK, msgs)
+		s.sendJSON(w, r, msgs)
 	}
 }
 
-func writeText(w http.ResponseWriter, text string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Length", fmt.Sprint(len(text)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = io.WriteString(w, text)
+// sendText sends a prompt, within the response limits.
+func (s *Server) sendText(w http.ResponseWriter, r *http.Request, text string) {
+	s.send(w, r, "text/plain; charset=utf-8", len(text), func(w io.Writer) { _, _ = io.WriteString(w, text) })
+}
+
+// sendJSON sends v (messages) as JSON, within the response limits.
+func (s *Server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
+	b, err := marshal(v)
+	if err != nil {
+		writeError(w, fmt.Errorf("server: cannot encode the response: %w", err))
+		return
+	}
+	s.send(w, r, "application/json", len(b), func(w io.Writer) { _, _ = w.Write(b) })
 }
 
 // readBody reads a bounded request body; it answers 413 or 400 itself.
@@ -327,6 +340,10 @@ func (s *Server) builderCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m := s.m.Load()
+	release, ok := s.admit(w, r)
+	if !ok {
+		return
+	}
 	var (
 		text string
 		msgs []manager.Message
@@ -339,14 +356,15 @@ func (s *Server) builderCall(w http.ResponseWriter, r *http.Request) {
 			text, err = svc.Build(name, task, data)
 		}
 	})
+	release()
 	setSet(w.Header(), gen, digest)
 	switch {
 	case err != nil:
 		writeError(w, err)
 	case msgs != nil:
-		writeJSON(w, http.StatusOK, msgs)
+		s.sendJSON(w, r, msgs)
 	default:
-		writeText(w, text)
+		s.sendText(w, r, text)
 	}
 }
 

@@ -59,14 +59,18 @@
 // ("missing_variables", …), the builders' ("unknown_key", "missing_value",
 // "invalid_value", "invalid_kind", "unknown_builder", "no_evidence") and the
 // request's ("bad_request", "request_too_large", "not_found",
-// "method_not_allowed", "unauthorized", "host_not_allowed", "unavailable").
-// Each kind has one status: 404 for an unknown template, builder or
-// endpoint; 422 for variables and values (missing, extra, invalid, an
-// output over the limit, a render-time template error); 409 for a chat
-// template asked for text; 400 and 413 for a malformed or oversized body;
-// 503 while no set serves (with every problem of the set under
-// "problems"). A template problem is never a 500; only a bug is (a builder
-// that panicked).
+// "method_not_allowed", "unauthorized", "host_not_allowed", "unavailable",
+// "overloaded"). Each kind has one status: 404 for an unknown template,
+// builder or endpoint; 422 for variables and values (missing, extra,
+// invalid, an output over the limit, a render-time template error, a
+// raise_exception, a render past its deadline); 409 for a chat template
+// asked for text; 400 and 413 for a malformed or oversized body; 503 while
+// no set serves (with every problem of the set under "problems") and, with
+// Retry-After, when too much is in flight ("overloaded", see Limits). A
+// template problem is never a 500; only a bug is (a builder that
+// panicked). An error quotes what it is about, never all of a large value:
+// each text is at most MaxQuoteBytes and the variables at most
+// MaxQuoteItems, what is cut replaced by a marker ("… [N more bytes cut]").
 //
 // # Headers
 //
@@ -90,13 +94,18 @@
 // Request bodies are bounded (WithMaxBodyBytes), every connection has
 // header, read, write and idle timeouts (WithTimeouts; the event stream
 // moves its own write deadline forward with http.ResponseController), and
-// Serve shuts down gracefully. On a loopback listener only loopback Host
+// Serve shuts down gracefully. The work in flight is bounded (WithLimits):
+// connections open, renders running, the size of one response and the
+// bytes of all responses being written, so that many slow clients at once
+// get 503s with Retry-After instead of holding the host's memory. On a loopback listener only loopback Host
 // names are served, against DNS rebinding. WithToken requires a bearer
 // token on every request but /healthz; the preview page trades
 // /?token=TOKEN for an HttpOnly, SameSite=Strict cookie. The token travels
 // in clear text: beyond loopback, put a TLS-terminating, authenticating
 // proxy in front. The page's files endpoint reads through an os.Root of the
-// directory and serves only files the set uses. The page is served with a
+// directory and serves only files the set uses; it and /v1/schemas read as
+// the manager reads (manager.ReadSetFile): regular files only, opened
+// non-blocking, so a FIFO or a device in the set is refused, not waited on. The page is served with a
 // Content-Security-Policy that allows its own script and nothing else.
 //
 // # Concurrency

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
@@ -58,6 +60,47 @@ const (
 	kindNotMessageBuilder = "not_message_builder"
 )
 
+// An error response quotes what it is about — a value a client sent, a
+// template's raise_exception message — but never all of a large one: each
+// text of a Problem is at most MaxQuoteBytes and its variables list at
+// most MaxQuoteItems names; what is cut is replaced by a marker that says
+// how much was left out.
+const (
+	MaxQuoteBytes = 2 << 10
+	MaxQuoteItems = 100
+)
+
+// capText cuts s to MaxQuoteBytes, at a character boundary, and says so.
+func capText(s string) string {
+	if len(s) <= MaxQuoteBytes {
+		return s
+	}
+	cut := MaxQuoteBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [%d more bytes cut]", len(s)-cut)
+}
+
+// capped is p with every text capped (capText) and at most MaxQuoteItems
+// variables, the last one then a marker of how many more there were.
+// Every Problem the server sends goes through it: writeProblem and
+// problemsOf call it.
+func (p Problem) capped() Problem {
+	for _, f := range []*string{&p.Kind, &p.Template, &p.Path, &p.Message, &p.Builder, &p.Key, &p.Error} {
+		*f = capText(*f)
+	}
+	vars := p.Variables
+	if len(vars) > MaxQuoteItems {
+		vars = append(vars[:MaxQuoteItems:MaxQuoteItems], fmt.Sprintf("… [%d more cut]", len(p.Variables)-MaxQuoteItems))
+	}
+	p.Variables = make([]string, len(vars))
+	for i, v := range vars {
+		p.Variables[i] = capText(v)
+	}
+	return p
+}
+
 // statusOf is the HTTP status of each kind of the server's own; the
 // manager's kinds have theirs in the manager's table (manager.KindStatus).
 // A template problem is never a 500: it is the request's (404, 409, 422)
@@ -78,6 +121,7 @@ var statusOf = map[string]int{
 	kindHost:              http.StatusForbidden,
 	kindMethod:            http.StatusMethodNotAllowed,
 	kindUnavailable:       http.StatusServiceUnavailable,
+	kindOverloaded:        http.StatusServiceUnavailable,
 	kindNoService:         http.StatusServiceUnavailable,
 	kindBuilderPanicked:   http.StatusInternalServerError,
 }
@@ -145,18 +189,26 @@ func problemsOf(err error) []Problem {
 	}
 	list := manager.Problems(err)
 	if len(list) == 0 {
-		return []Problem{problemOf(err)}
+		return []Problem{problemOf(err).capped()}
 	}
 	out := make([]Problem, len(list))
 	for i, e := range list {
-		out[i] = problemOf(e)
+		out[i] = problemOf(e).capped()
 	}
 	return out
 }
 
-// writeProblem writes an error response for p with its kind's status.
+// writeProblem writes an error response for p with its kind's status,
+// every text capped.
 func writeProblem(w http.ResponseWriter, p Problem, all []Problem) {
-	writeJSON(w, status(p.Kind), errorBody{Problem: p, Problems: all})
+	var capped []Problem
+	if all != nil {
+		capped = make([]Problem, len(all))
+		for i, q := range all {
+			capped[i] = q.capped()
+		}
+	}
+	writeJSON(w, status(p.Kind), errorBody{Problem: p.capped(), Problems: capped})
 }
 
 // writeError writes the error response for err.

@@ -14,7 +14,8 @@ import (
 // Serve serves s on ln until ctx ends, then shuts down gracefully: it stops
 // accepting, ends the event streams, lets requests in flight finish (for at
 // most Timeouts.Shutdown) and returns nil. Every connection is bounded by
-// the timeouts (see WithTimeouts) and request headers by 64 KiB.
+// the timeouts (see WithTimeouts) and request headers by 64 KiB; at most
+// Limits.Connections are open at once (see WithLimits).
 //
 // On a loopback listener, requests must name a loopback host (localhost,
 // 127.0.0.1, [::1]): a web page elsewhere cannot reach the server through
@@ -35,6 +36,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.cfg.log.Handler(), slog.LevelWarn),
 	}
 	hs.RegisterOnShutdown(s.events.closeAll)
+	ln = limitConnections(ln, s.cfg.limits.Connections, &s.inflight.conns)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -103,12 +103,12 @@ func counter[K comparable](m *sync.Map, k K) *atomic.Uint64 {
 func (s *Server) serveMetrics(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	bw := bufio.NewWriter(w)
-	s.metrics.write(bw, s.status.Load())
+	s.metrics.write(bw, s.status.Load(), s.inflight)
 	_ = bw.Flush()
 }
 
 // write prints every family, series sorted by labels so scrapes diff well.
-func (m *metrics) write(w *bufio.Writer, st *Status) {
+func (m *metrics) write(w *bufio.Writer, st *Status, f *inflight) {
 	family := func(name, typ, help string) {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
 	}
@@ -208,6 +208,15 @@ func (m *metrics) write(w *bufio.Writer, st *Status) {
 	}
 	family("promptkit_event_streams", "gauge", "Open event streams (GET /v1/events).")
 	sample("promptkit_event_streams", "", float64(m.streams.Load()))
+	family("promptkit_http_connections", "gauge", "Connections open (Serve; at most Limits.Connections).")
+	sample("promptkit_http_connections", "", float64(f.conns.Load()))
+	family("promptkit_http_renders_in_flight", "gauge", "Renders and builds running (at most Limits.Renders).")
+	sample("promptkit_http_renders_in_flight", "", float64(len(f.renders)))
+	family("promptkit_http_response_bytes_in_flight", "gauge", "Bytes of the responses being written (at most Limits.ResponseMemory).")
+	sample("promptkit_http_response_bytes_in_flight", "", float64(f.bytes.Load()))
+	family("promptkit_http_overloaded_total", "counter", "Requests answered 503 overloaded, by the limit they met.")
+	sample("promptkit_http_overloaded_total", label("limit", "renders"), float64(f.shed[0].Load()))
+	sample("promptkit_http_overloaded_total", label("limit", "response_memory"), float64(f.shed[1].Load()))
 }
 
 // label formats name="value", escaping as the text format wants.

@@ -21,7 +21,12 @@ const (
 	DefaultShutdownTimeout   = 10 * time.Second
 	DefaultHeartbeat         = 15 * time.Second
 	DefaultRetryInterval     = 250 * time.Millisecond
-	// MaxFileBytes is the largest file /v1/files serves.
+	DefaultMaxConnections    = 256
+	DefaultMaxRenders        = 16
+	DefaultQueueWait         = time.Second
+	DefaultMaxResponseBytes  = 16 << 20  // 16 MiB, the manager's default output limit
+	DefaultMaxResponseMemory = 256 << 20 // 256 MiB
+	// MaxFileBytes is the largest file /v1/files and /v1/schemas serve.
 	MaxFileBytes = 4 << 20
 )
 
@@ -38,6 +43,7 @@ type config struct {
 	heartbeat time.Duration
 	retry     time.Duration
 	log       *slog.Logger
+	limits    Limits
 }
 
 func defaults() config {
@@ -52,6 +58,13 @@ func defaults() config {
 			Write:      DefaultWriteTimeout,
 			Idle:       DefaultIdleTimeout,
 			Shutdown:   DefaultShutdownTimeout,
+		},
+		limits: Limits{
+			Connections:    DefaultMaxConnections,
+			Renders:        DefaultMaxRenders,
+			QueueWait:      DefaultQueueWait,
+			ResponseBytes:  DefaultMaxResponseBytes,
+			ResponseMemory: DefaultMaxResponseMemory,
 		},
 		heartbeat: DefaultHeartbeat,
 		retry:     DefaultRetryInterval,
@@ -97,6 +110,69 @@ func WithTimeouts(t Timeouts) Option {
 		set(&c.timeouts.Write, t.Write)
 		set(&c.timeouts.Idle, t.Idle)
 		set(&c.timeouts.Shutdown, t.Shutdown)
+		return nil
+	}
+}
+
+// Limits bound the work a server has in flight, so that many clients at
+// once — slow ones above all, which hold what they asked for while they
+// read it — cannot exhaust the host. A zero field keeps its default.
+//
+// At most Connections × (WithMaxBodyBytes + 64 KiB of headers) of
+// requests, Renders × the manager's WithMaxMemory and WithMaxOutputBytes
+// of renders, and ResponseMemory of responses are held at once.
+type Limits struct {
+	// Connections bounds the connections Serve has open (default 256).
+	// One more waits in the kernel's queue until one closes, as with
+	// golang.org/x/net/netutil.LimitListener; the timeouts (WithTimeouts)
+	// bound how long an idle or slow connection keeps its place. An open
+	// event stream (GET /v1/events) holds one for as long as it is open.
+	Connections int
+	// Renders bounds the renders and builds running at once (default 16).
+	// A request that finds none free waits at most QueueWait, then is
+	// answered 503 with Retry-After and kind "overloaded".
+	Renders int
+	// QueueWait is how long a request waits for a render or for response
+	// memory before the 503 (default 1 s).
+	QueueWait time.Duration
+	// ResponseBytes bounds one response of a render, messages or build
+	// (default 16 MiB, the manager's default output limit); a larger one
+	// is refused with 422 and kind "output_limit".
+	ResponseBytes int64
+	// ResponseMemory bounds the bytes of all responses being written at
+	// once (default 256 MiB): a response holds its bytes until the client
+	// has them, so slow readers cannot pile up gigabytes. A response that
+	// does not fit within QueueWait is answered 503 with Retry-After and
+	// kind "overloaded". It cannot be less than ResponseBytes.
+	ResponseMemory int64
+}
+
+// WithLimits sets the bounds of the work in flight (see Limits). Negative
+// values, and a ResponseMemory below ResponseBytes, are an error.
+func WithLimits(l Limits) Option {
+	return func(c *config) error {
+		if l.Connections < 0 || l.Renders < 0 || l.QueueWait < 0 || l.ResponseBytes < 0 || l.ResponseMemory < 0 {
+			return errors.New("WithLimits: negative limit")
+		}
+		if l.Connections > 0 {
+			c.limits.Connections = l.Connections
+		}
+		if l.Renders > 0 {
+			c.limits.Renders = l.Renders
+		}
+		if l.QueueWait > 0 {
+			c.limits.QueueWait = l.QueueWait
+		}
+		if l.ResponseBytes > 0 {
+			c.limits.ResponseBytes = l.ResponseBytes
+		}
+		if l.ResponseMemory > 0 {
+			c.limits.ResponseMemory = l.ResponseMemory
+		}
+		if c.limits.ResponseMemory < c.limits.ResponseBytes {
+			return fmt.Errorf("WithLimits: ResponseMemory %d is below ResponseBytes %d: no response could be sent",
+				c.limits.ResponseMemory, c.limits.ResponseBytes)
+		}
 		return nil
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"embed"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -70,7 +71,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeText(w, string(b))
+	s.send(w, r, "text/plain; charset=utf-8", len(b), func(w io.Writer) { _, _ = w.Write(b) })
 }
 
 func (s *Server) knownFile(p string) bool {

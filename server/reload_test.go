@@ -233,16 +233,15 @@ func TestEventsOutliveTheTimeouts(t *testing.T) {
 	assert.Equal(t, uint64(1), st.Generation)
 	assert.True(t, st.OK)
 
-	// Heartbeats keep coming well past both timeouts.
+	// Heartbeats keep coming well past both timeouts: read them until five
+	// have come and four times the timeouts have passed (on a slow
+	// machine that takes longer; a stream the timeouts ended fails).
 	start := time.Now()
-	beats := 0
-	for time.Since(start) < 600*time.Millisecond {
-		typ, _ := ev.next(t)
-		if typ == "comment" {
+	for beats := 0; beats < 5 || time.Since(start) < 600*time.Millisecond; {
+		if typ, _ := ev.next(t); typ == "comment" {
 			beats++
 		}
 	}
-	assert.GreaterOrEqual(t, beats, 5)
 
 	// A broken edit and its fix arrive as events, problems and all.
 	writeSet(t, dir, map[string]string{"greet.md": "{% for %}"})
@@ -256,10 +255,9 @@ func TestEventsOutliveTheTimeouts(t *testing.T) {
 	assert.True(t, st.OK)
 	assert.Equal(t, uint64(2), st.Generation)
 
-	// A graceful shutdown ends the stream instead of waiting for it.
-	begin := time.Now()
+	// A graceful shutdown ends the stream instead of waiting for it (a
+	// shutdown that waited would end in its timeout's error).
 	require.NoError(t, stop())
-	assert.Less(t, time.Since(begin), DefaultShutdownTimeout/2)
 	_, err := ev.rd.ReadString('\n')
 	for err == nil {
 		_, err = ev.rd.ReadString('\n')
@@ -277,7 +275,7 @@ func TestSlowRequestTimesOut(t *testing.T) {
 	defer conn.Close()
 	_, err = conn.Write([]byte("GET /healthz HTTP/1.1\r\nHost: localhost\r\n")) // never ends the headers
 	require.NoError(t, err)
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(time.Minute))) // a hang, not a slow machine
 	buf := make([]byte, 512)
 	n, err := conn.Read(buf)
 	// The server closes the connection (possibly after a 408): no hang.

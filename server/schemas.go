@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"net/http"
 	"slices"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 // A typed variable's schema may $ref a file of the set
@@ -16,31 +18,15 @@ import (
 // for them), so that a client in another language can validate its
 // values before it calls. No other file is served.
 
-// readSetFile reads one file of the set, bounded by MaxFileBytes.
-func (s *Server) readSetFile(p string) ([]byte, error) {
-	f, err := s.files.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err == nil && len(b) > MaxFileBytes {
-		err = errTooLarge
-	}
-	return b, err
-}
-
-var errTooLarge = fmt.Errorf("larger than %d bytes", MaxFileBytes)
-
-// serveRead reads one file of the set for a handler, answering the
-// request with the problem when it cannot.
+// serveRead reads one file of the set for a handler, as the manager reads
+// the set's files (manager.ReadSetFile: a regular file only, never a FIFO
+// or a device waited on, at most MaxFileBytes), answering the request with
+// the problem when it cannot.
 func (s *Server) serveRead(w http.ResponseWriter, p string) ([]byte, bool) {
-	b, err := s.readSetFile(p)
+	b, err := manager.ReadSetFile(s.files, p, MaxFileBytes)
 	switch {
 	case err == nil:
 		return b, true
-	case errors.Is(err, errTooLarge):
-		writeProblem(w, requestProblem(kindTooLarge, p+" is "+err.Error()), nil)
 	case errors.Is(err, fs.ErrNotExist):
 		writeProblem(w, requestProblem(kindNotFound, "reading "+p+": "+err.Error()), nil)
 	default:
@@ -65,6 +51,5 @@ func (s *Server) serveSchema(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	w.Header().Set("Content-Type", "application/schema+json")
-	_, _ = w.Write(b)
+	s.send(w, r, "application/schema+json", len(b), func(w io.Writer) { _, _ = w.Write(b) })
 }

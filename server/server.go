@@ -55,13 +55,14 @@ func FS(fsys fs.FS, opts ...manager.Option) Set { return Set{fsys: fsys, opts: o
 // runs it on a listener with timeouts and a graceful shutdown. Make one with
 // New and Close it when done.
 type Server struct {
-	cfg     config
-	set     Set
-	root    *os.Root // the directory of a Dir set, for the files it serves
-	files   fs.FS    // the set's files: root.FS() or the Set's fs.FS
-	metrics *metrics
-	events  *broadcaster
-	handler http.Handler
+	cfg      config
+	set      Set
+	root     *os.Root // the directory of a Dir set, for the files it serves
+	files    fs.FS    // the set's files: root.FS() or the Set's fs.FS
+	metrics  *metrics
+	inflight *inflight
+	events   *broadcaster
+	handler  http.Handler
 
 	m      atomic.Pointer[manager.Manager] // nil while no set serves
 	svc    atomic.Pointer[serviceState]
@@ -111,7 +112,7 @@ func New(set Set, opts ...Option) (*Server, error) {
 			return nil, fmt.Errorf("server: %w", err)
 		}
 	}
-	s := &Server{cfg: cfg, set: set, metrics: newMetrics(), events: newBroadcaster(), stop: make(chan struct{})}
+	s := &Server{cfg: cfg, set: set, metrics: newMetrics(), inflight: newInflight(cfg.limits), events: newBroadcaster(), stop: make(chan struct{})}
 	s.handler = s.routes()
 	switch {
 	case set.dir != "" && set.fsys != nil:
@@ -128,7 +129,8 @@ func New(set Set, opts ...Option) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("server: %w", err)
 		}
-		s.root, s.files = root, root.FS()
+		// Read as the manager reads: no open of a FIFO or device blocks.
+		s.root, s.files = root, manager.RootFS(root)
 		if err := s.open("start"); err != nil {
 			s.failed(err, "start")
 			s.bg.Add(1)

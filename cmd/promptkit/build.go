@@ -57,8 +57,7 @@ func runBuild(c *cli, args []string) error {
 	}
 	m, err := openSet(*dir)
 	if err != nil {
-		printProblems(c.stderr, err)
-		return errReported
+		return err
 	}
 	defer m.Close()
 	set, err := setBuilders(m, *botName, *notePrefix)

@@ -31,8 +31,7 @@ func runBuilders(c *cli, args []string) error {
 	}
 	m, err := openSet(*dir)
 	if err != nil {
-		printProblems(c.stderr, err)
-		return errReported
+		return err
 	}
 	defer m.Close()
 	set, err := setBuilders(m, "", "")

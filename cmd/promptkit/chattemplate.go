@@ -75,8 +75,7 @@ func runChatTemplate(c *cli, args []string) error {
 		}
 		ct, err = manager.ParseChatTemplateConfig(*config, data, *variant, opts...)
 		if err != nil {
-			printProblems(c.stderr, err)
-			return errReported
+			return err
 		}
 	} else {
 		if *variant != "" {
@@ -87,8 +86,7 @@ func runChatTemplate(c *cli, args []string) error {
 			return usagef("--template: %v", err)
 		}
 		if ct, err = manager.ParseChatTemplate(*tmplFile, string(data), opts...); err != nil {
-			printProblems(c.stderr, err)
-			return errReported
+			return err
 		}
 	}
 	in := manager.ChatInput{AddGenerationPrompt: *genPrompt, Vars: map[string]json.RawMessage{}}

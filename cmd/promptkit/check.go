@@ -52,10 +52,18 @@ func runCheck(c *cli, args []string) error {
 	case len(pos) == 1:
 		*dir = pos[0]
 	}
+	if *dir != "" {
+		if err := checkSetDir(*dir); err != nil {
+			return err // no set to report on: an error, on stderr
+		}
+	}
 	bad := checkIndexSchema(c, *dir)
 	m, err := openSet(*dir)
+	if _, noDir := errors.AsType[*setDirError](err); noDir {
+		return err // no set to report on: an error, on stderr
+	}
 	if err != nil {
-		printProblems(c.stdout, err)
+		printProblems(c.stdout, err) // the report of the set's problems is check's output
 		if le, ok := errors.AsType[*manager.LoadError](err); ok {
 			for _, u := range le.Unused {
 				fmt.Fprintln(c.stdout, u)

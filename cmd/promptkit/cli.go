@@ -6,9 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/seed-e7d2830f/promptkit"
+	"github.com/seed-e7d2830f/promptkit/internal/termsafe"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
@@ -23,6 +26,7 @@ const (
 // three standard streams, and the --dir given before the command.
 type cli struct {
 	ctx    context.Context
+	name   string // the command running, for the "promptkit NAME: " prefix
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
@@ -73,10 +77,19 @@ var errHelp = errors.New("help requested")
 // errReported is returned by a command that already printed its problems.
 var errReported = errors.New("problems reported")
 
-// exitCode is the one place that maps errors to exit codes.
-func exitCode(err error) int {
-	var ue *usageError
+// exitCode is the one place that maps how a command ended to its exit
+// code: 128 + the signal's number when a signal stopped it (130 for
+// SIGINT, 143 for SIGTERM), whatever it returned; 2 for bad usage; 1 for
+// any other error (a prompt error, a set that cannot be read, a
+// registry's); 0 otherwise.
+func exitCode(ctx context.Context, err error) int {
+	var (
+		ue  *usageError
+		sig interrupted
+	)
 	switch {
+	case errors.As(context.Cause(ctx), &sig):
+		return 128 + int(sig.sig)
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
 	case errors.As(err, &ue):
@@ -164,19 +177,34 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if dirSet && !cmd.dir {
 			return fail("%s does not read a template set: --dir does not apply", name)
 		}
+		c.name = cmd.name
 		err := cmd.run(c, args)
 		var sig interrupted
-		if err != nil && errors.As(context.Cause(ctx), &sig) {
-			// Stopped by a signal: say so once, and exit as shells expect.
+		switch {
+		case errors.As(context.Cause(ctx), &sig):
+			// Stopped by a signal (serve and watch stop cleanly): say so once.
 			fmt.Fprintf(stderr, "promptkit %s: %v\n", cmd.name, sig)
-			return 128 + int(sig.sig)
+		case err != nil && !errors.Is(err, errHelp) && !errors.Is(err, errReported):
+			c.report(err)
 		}
-		if err != nil && !errors.Is(err, errHelp) && !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "promptkit %s: %v\n", cmd.name, err)
-		}
-		return exitCode(err)
+		return exitCode(ctx, err)
 	}
 	return fail("unknown command %q", name)
+}
+
+// report prints err on stderr under the command's prefix, "promptkit
+// NAME: ": every problem of a template set on its own line, each with the
+// prefix; any other error as it is (a usage error's help text follows its
+// first line). An error may quote a registry, a file or a value: nothing
+// in it acts on the terminal (termsafe).
+func (c *cli) report(err error) {
+	if ps := manager.Problems(err); len(ps) > 0 {
+		for _, p := range ps {
+			fmt.Fprintf(c.stderr, "promptkit %s: %s\n", c.name, termsafe.Text(p.Error()))
+		}
+		return
+	}
+	fmt.Fprintf(c.stderr, "promptkit %s: %s\n", c.name, termsafe.Text(err.Error()))
 }
 
 // newFlags makes a FlagSet for a command whose help text is usage.
@@ -231,5 +259,36 @@ func openSet(dir string, opts ...manager.Option) (*manager.Manager, error) {
 	if dir == "" {
 		return manager.New(promptkit.FS(), opts...)
 	}
+	if err := checkSetDir(dir); err != nil {
+		return nil, err
+	}
 	return manager.Open(dir, opts...)
+}
+
+// setDirError is a template set directory that cannot be read at all: an
+// error of the command (on stderr, exit 1), not a problem of a set.
+type setDirError struct {
+	dir string
+	err error
+}
+
+func (e *setDirError) Error() string {
+	return fmt.Sprintf("cannot read the template set %s: %v", e.dir, e.err)
+}
+func (e *setDirError) Unwrap() error { return e.err }
+
+// checkSetDir returns a *setDirError unless dir is a directory.
+func checkSetDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &setDirError{dir, err}
+	case !fi.IsDir():
+		return &setDirError{dir, errors.New("not a directory")}
+	}
+	return nil
 }

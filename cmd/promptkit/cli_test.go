@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -317,9 +318,11 @@ func TestCheckDir(t *testing.T) {
 		{"DIR and --dir", "", []string{"check", good, "--dir", unused}, exitUsage, "", "check takes the directory once: DIR or --dir DIR"},
 		{"two directories", "", []string{"check", good, unused}, exitUsage, "", "check takes one directory"},
 	})
-	code, stdout, _ := runCLI(t, "", "check", filepath.Join(good, "nope"))
+	// No directory: no report, an error on stderr.
+	code, stdout, stderr := runCLI(t, "", "check", filepath.Join(good, "nope"))
 	assert.Equal(t, exitPrompt, code)
-	assert.Contains(t, stdout, filepath.Join(good, "nope")+": ")
+	assert.Empty(t, stdout)
+	assert.Equal(t, "promptkit check: cannot read the template set "+filepath.Join(good, "nope")+": no such file or directory\n", stderr)
 }
 
 // TestFlagErrors: flag errors spell flags as users type them, and a
@@ -334,4 +337,66 @@ func TestFlagErrors(t *testing.T) {
 		{"an unknown flag", "", []string{"list", "--verbose"}, exitUsage, "", "promptkit list: unknown flag --verbose\n"},
 		{"an unknown flag given with a value", "", []string{"list", "--format=json"}, exitUsage, "", "promptkit list: unknown flag --format\n"},
 	})
+}
+
+// TestOneRuleForErrors: every command says what went wrong on stderr,
+// under its "promptkit CMD: " prefix, and exits by one rule: a set that
+// cannot be read is 1, as every prompt error; bad usage 2.
+func TestOneRuleForErrors(t *testing.T) {
+	none := filepath.Join(t.TempDir(), "nonexistent")
+	for _, args := range [][]string{
+		{"list", "--dir", none},
+		{"check", none},
+		{"check", "--dir", none},
+		{"render", "t", "--dir", none},
+		{"gen", "--dir", none},
+		{"builders", "--dir", none},
+		{"build", "title", "--dir", none},
+		{"watch", "--dir", none},
+		{"serve", "--dir", none},
+		{"push", none, "localhost:1/prompts:v1"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", args...)
+			assert.Equal(t, exitPrompt, code)
+			assert.Empty(t, stdout, "errors never go to stdout")
+			assert.True(t, strings.HasPrefix(stderr, "promptkit "+args[0]+": "), stderr)
+			for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+				assert.True(t, strings.HasPrefix(line, "promptkit "+args[0]+": "), "every line has the prefix: %q", line)
+			}
+		})
+	}
+	// Every problem of a set, each on its own prefixed line.
+	bad := writeSet(t, `{"version":1,"templates":{"a":{"path":"a.md"},"b":{"path":"b.md"}}}`, map[string]string{"a.md": "{{ x }}", "b.md": "{% if %}"})
+	code, stdout, stderr := runCLI(t, "", "list", "--dir", bad)
+	assert.Equal(t, exitPrompt, code)
+	assert.Empty(t, stdout)
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	require.Len(t, lines, 2, stderr)
+	for _, line := range lines {
+		assert.True(t, strings.HasPrefix(line, "promptkit list: "), line)
+	}
+}
+
+// TestSignalsExitOneWay: a command stopped by SIGINT exits 130 and by
+// SIGTERM 143, the commands that run until stopped (serve, watch) too,
+// although they stop cleanly.
+func TestSignalsExitOneWay(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md"}}}`, map[string]string{"t.md": "x"})
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		for _, args := range [][]string{
+			{"watch", "--dir", dir},
+			{"serve", "--dir", dir, "--addr", "127.0.0.1:0"},
+		} {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(interrupted{tc.sig})
+			var out, errb bytes.Buffer
+			code := run(ctx, args, strings.NewReader(""), &out, &errb)
+			assert.Equal(t, tc.code, code, "%s: %s", args[0], errb.String())
+			assert.True(t, strings.HasSuffix(errb.String(), "promptkit "+args[0]+": interrupted by "+tc.sig.String()+"\n"), errb.String())
+		}
+	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"go/token"
 	"os"
 
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/gen"
+	"github.com/seed-e7d2830f/promptkit/internal/atomicfile"
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
@@ -15,7 +17,8 @@ of its variables (types from their JSON Schemas; any without one;
 optional variables as pointers, optional properties tagged omitzero) and
 a function that renders it, so that a misspelled field or a value of the
 wrong type does not compile. The set is checked whole first. Writes the
-Go file to FILE, or to standard output.
+Go file to FILE (through a temporary file renamed over it, so a failed
+write leaves the old file whole), or to standard output.
 
 Example:
   promptkit gen --dir ./prompts --package prompts --out prompts/prompts.go
@@ -33,8 +36,14 @@ func runGen(c *cli, args []string) error {
 	if len(pos) > 0 {
 		return usagef("gen takes no arguments\n\n%s", genUsage)
 	}
+	if !token.IsIdentifier(*pkg) || *pkg == "_" {
+		return usagef("--package %q is not a Go package name\n\n%s", *pkg, genUsage)
+	}
 	set := promptkit.FS()
 	if *dir != "" {
+		if err := checkSetDir(*dir); err != nil {
+			return err
+		}
 		root, err := os.OpenRoot(*dir)
 		if err != nil {
 			return err
@@ -44,14 +53,14 @@ func runGen(c *cli, args []string) error {
 	}
 	src, err := gen.Generate(set, gen.Options{Package: *pkg, Command: genCommand(*dir, *pkg, *out)})
 	if err != nil {
-		printProblems(c.stderr, err) // stdout is the generated file
-		return errReported
+		return err // on stderr: stdout is the generated file
 	}
 	if *out == "" {
 		_, err = c.stdout.Write(src)
 		return err
 	}
-	return os.WriteFile(*out, src, 0o644)
+	// A full disk or a kill while writing leaves the old file whole.
+	return atomicfile.WriteFile(*out, src, 0o644)
 }
 
 // genCommand is the command line that regenerates the file, for its

@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,14 +40,54 @@ func TestGenCommand(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "", "gen", "--dir", bad)
 	assert.Equal(t, exitPrompt, code)
 	assert.Empty(t, stdout)
-	assert.Contains(t, stderr, `hi.md:1:7: template "hi": undeclared variable "who"`)
+	assert.True(t, strings.HasPrefix(stderr, `promptkit gen: hi.md:1:7: template "hi": undeclared variable "who"`), stderr)
 
 	code, _, stderr = runCLI(t, "", "gen", "--package", "not a name")
+	assert.Equal(t, exitUsage, code)
+	assert.True(t, strings.HasPrefix(stderr, `promptkit gen: --package "not a name" is not a Go package name`), stderr)
+	code, _, stderr = runCLI(t, "", "gen", "--dir", filepath.Join(t.TempDir(), "none"))
 	assert.Equal(t, exitPrompt, code)
-	assert.Contains(t, stderr, `gen: cannot generate: package name "not a name" is not a Go identifier`)
+	assert.Contains(t, stderr, "promptkit gen: cannot read the template set ")
 
 	code, _, _ = runCLI(t, "", "gen", "extra")
 	assert.Equal(t, exitUsage, code)
 	code, _, _ = runCLI(t, "", "gen", "--pakage", "x")
 	assert.Equal(t, exitUsage, code)
+}
+
+// gen --out writes through a temporary file: a write that fails half-way
+// (here the file-size limit, as a full disk would) leaves the old file
+// whole and no temporary file beside it.
+func TestGenOutFailedWriteKeepsTheOldFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "prompts.go")
+	old := "// the last good file\npackage prompts\n"
+	require.NoError(t, os.WriteFile(out, []byte(old), 0o644))
+	// 16 blocks of 512 bytes: the embedded set's API is about twice that.
+	cmd := exec.Command("sh", "-c", `ulimit -f 16 && exec "$0" "$@"`, bin, "gen", "--out", out)
+	stderr, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "the write must fail: %s", stderr)
+	assert.Equal(t, exitPrompt, ee.ExitCode())
+	assert.Contains(t, string(stderr), "promptkit gen: ")
+	assert.Contains(t, string(stderr), "file too large")
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, old, string(got), "the old content survives")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file is left")
+
+	// Without the limit, the same command replaces it whole.
+	stderr, err = exec.Command(bin, "gen", "--out", out).CombinedOutput()
+	require.NoError(t, err, "%s", stderr)
+	got, err = os.ReadFile(out)
+	require.NoError(t, err)
+	want, err := gen.Generate(promptkit.FS(), gen.Options{Command: "promptkit gen --out " + out})
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
 }

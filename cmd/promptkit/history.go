@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seed-e7d2830f/promptkit/fleet"
+	"github.com/seed-e7d2830f/promptkit/internal/termsafe"
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
@@ -19,7 +21,10 @@ every push and tag (LABEL-at-TIME) and each manifest's annotations. One
 line per move: when, the manifest (to roll back to, with promptkit tag),
 the set digest hosts report, when the set was pushed, the labels pointing
 at it now, and the pusher's message. "*" marks where the label points
-now; a move made by another tool shows "-" as its time.
+now; a move made by another tool shows "-" as its time. What the registry
+says is printed with its control characters escaped. History reads at
+most 100 pages and 10,000 tags of the registry's tag list, for at most a
+minute; when it stops early it says so on standard error.
 
 Flags:
   --json        print the history as one JSON object
@@ -44,13 +49,17 @@ func runHistory(c *cli, args []string) error {
 	if err != nil {
 		return refError(err, historyUsage)
 	}
+	if h.Truncated != "" {
+		defer fmt.Fprintf(c.stderr, "promptkit history: stopped early: %s; the history may be incomplete\n", termsafe.Line(h.Truncated))
+	}
 	if *asJSON {
 		return printHistoryJSON(c, h)
 	}
+	line := termsafe.Line // every field may be the registry's words
 	if h.Current == "" {
-		fmt.Fprintf(c.stdout, "%s: no such label now\n", h.Label)
+		fmt.Fprintf(c.stdout, "%s: no such label now\n", line(h.Label))
 	} else {
-		fmt.Fprintf(c.stdout, "%s -> %s\n", h.Label, h.Current)
+		fmt.Fprintf(c.stdout, "%s -> %s\n", line(h.Label), line(h.Current))
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tLABELLED\tMANIFEST\tSET\tCREATED\tLABELS\tMESSAGE")
@@ -63,17 +72,18 @@ func runHistory(c *cli, args []string) error {
 		if e.Err != nil {
 			message = e.Err.Error()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, stamp(e.Time, "2006-01-02T15:04:05.000Z"), e.Manifest,
-			short(e.SetDigest), stamp(e.Created, "2006-01-02T15:04:05Z"), dash(strings.Join(e.Labels, ",")), dash(message))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, stamp(e.Time, "2006-01-02T15:04:05.000Z"), line(e.Manifest),
+			line(short(e.SetDigest)), stamp(e.Created, "2006-01-02T15:04:05Z"), line(dash(strings.Join(e.Labels, ","))), line(dash(message)))
 	}
 	return tw.Flush()
 }
 
 type historyJSON struct {
-	Label   string            `json:"label"`
-	Current string            `json:"current,omitempty"`
-	Entries []entryJSON       `json:"entries"`
-	Labels  map[string]string `json:"labels"`
+	Label     string            `json:"label"`
+	Current   string            `json:"current,omitempty"`
+	Entries   []entryJSON       `json:"entries"`
+	Labels    map[string]string `json:"labels"`
+	Truncated string            `json:"truncated,omitempty"`
 }
 
 type entryJSON struct {
@@ -88,7 +98,7 @@ type entryJSON struct {
 }
 
 func printHistoryJSON(c *cli, h *fleet.History) error {
-	out := historyJSON{Label: h.Label, Current: h.Current, Labels: h.Labels, Entries: []entryJSON{}}
+	out := historyJSON{Label: h.Label, Current: h.Current, Labels: h.Labels, Entries: []entryJSON{}, Truncated: h.Truncated}
 	for _, e := range h.Entries {
 		j := entryJSON{Manifest: e.Manifest, SetDigest: e.SetDigest, Message: e.Message, Labels: e.Labels, Current: e.Current}
 		if !e.Time.IsZero() {
@@ -105,10 +115,15 @@ func printHistoryJSON(c *cli, h *fleet.History) error {
 		}
 		out.Entries = append(out.Entries, j)
 	}
-	enc := json.NewEncoder(c.stdout)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := c.stdout.Write(termsafe.JSON(b.Bytes())) // the same values, nothing a terminal acts on
+	return err
 }
 
 // stamp formats t in UTC, "-" when unknown.

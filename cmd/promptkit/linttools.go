@@ -53,6 +53,9 @@ func runLintTools(c *cli, args []string) error {
 	if err != nil {
 		return usagef("%s: %v", file, err)
 	}
+	if len(tools) == 0 {
+		return usagef("%s: holds no tools (want a JSON list of tools, or an object with the list under \"tools\")", file)
+	}
 	problems, err := contextstack.LintTools(tools)
 	if err != nil {
 		return err

@@ -30,8 +30,7 @@ func runList(c *cli, args []string) error {
 	}
 	m, err := openSet(*dir)
 	if err != nil {
-		printProblems(c.stderr, err)
-		return errReported
+		return err
 	}
 	defer m.Close()
 	fmt.Fprintf(c.stdout, "digest %s\n", m.Digest())

@@ -40,13 +40,8 @@ func runPush(c *cli, args []string) error {
 	dir, ref := pos[0], pos[1]
 	set, err := fleet.Load(dir)
 	if err != nil {
-		if errors.Is(err, fleet.ErrUnused) {
-			fmt.Fprintln(c.stderr, err)
-		} else {
-			printProblems(c.stderr, err)
-		}
-		fmt.Fprintln(c.stderr, "promptkit push: the set has problems; nothing was pushed")
-		return errReported
+		c.report(err)
+		return errors.New("the set has problems; nothing was pushed")
 	}
 	info, err := newClient(*plain).Push(c.ctx, set, ref, *message)
 	if err != nil {

@@ -201,3 +201,41 @@ func TestShellWords(t *testing.T) {
 		assert.Equal(t, tc.want, got, tc.line)
 	}
 }
+
+// TestReadmeListsTheCommands: the README's CLI block and its layout table
+// name the commands "promptkit help" prints, in its order; and the
+// README's first command is one that runs in a checkout.
+func TestReadmeListsTheCommands(t *testing.T) {
+	src, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(src)
+	var want []string
+	for _, c := range commands() {
+		want = append(want, c.name)
+	}
+	var help bytes.Buffer
+	require.Equal(t, exitOK, run(context.Background(), []string{"help"}, strings.NewReader(""), &help, &bytes.Buffer{}))
+	var listed []string
+	for _, m := range regexp.MustCompile(`(?m)^  (\S+) +\S`).FindAllStringSubmatch(strings.SplitN(help.String(), "Commands:\n", 2)[1], -1) {
+		listed = append(listed, m[1])
+	}
+	require.Equal(t, want, listed[:len(want)], "help prints the command table")
+
+	block := regexp.MustCompile("(?s)## CLI\n```\n(.*?)```").FindStringSubmatch(readme)
+	require.NotNil(t, block, "the README has a CLI block")
+	var documented []string
+	for _, m := range regexp.MustCompile(`(?m)^promptkit (\S+)`).FindAllStringSubmatch(block[1], -1) {
+		if m[1] != "help" && m[1] != "--version" {
+			documented = append(documented, m[1])
+		}
+	}
+	assert.Equal(t, want, documented, "the README's CLI block lists what help prints, in its order")
+
+	row := regexp.MustCompile("(?m)^\\| `cmd/promptkit/` \\| the CLI: (.*) \\|$").FindStringSubmatch(readme)
+	require.NotNil(t, row)
+	assert.Equal(t, strings.Join(want, ", "), row[1], "the layout table names every command")
+
+	first := regexp.MustCompile("(?s)```sh\n(.*?)\n").FindStringSubmatch(readme)
+	require.NotNil(t, first)
+	assert.True(t, strings.HasPrefix(first[1], "go run ./cmd/promptkit "), "the first command runs in a checkout: %s", first[1])
+}

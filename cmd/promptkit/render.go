@@ -46,8 +46,7 @@ func runRender(c *cli, args []string) error {
 	}
 	m, err := openSet(*dir)
 	if err != nil {
-		printProblems(c.stderr, err)
-		return errReported
+		return err
 	}
 	defer m.Close()
 	if *messages {

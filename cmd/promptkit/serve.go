@@ -19,6 +19,8 @@ const tokenEnv = "PROMPTKIT_TOKEN"
 //promptkit:allow-inline CLI help text with an example, not a prompt
 const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev]
                        [--debounce D] [--poll D] [--bot-name NAME] [--note-prefix PREFIX]
+                       [--max-connections N] [--max-renders N] [--queue-wait D]
+                       [--max-response-bytes N] [--max-response-memory N]
 
 Serves a template set over HTTP for hosts not written in Go, hot-reloaded
 as "promptkit watch" does:
@@ -44,8 +46,15 @@ Listens on 127.0.0.1:8080 by default: loopback only. To listen beyond it
 give --addr explicitly, set ` + tokenEnv + ` (then every request but
 /healthz needs "Authorization: Bearer TOKEN"; open /?token=TOKEN for the
 page), and put an authenticating proxy with TLS in front. Ctrl-C or
-SIGTERM shuts down gracefully. If the set in DIR does not load, serve
+SIGTERM shuts down gracefully, then exits 130 or 143. If the set in DIR does not load, serve
 starts anyway, answers 503 with the problems, and loads it once fixed.
+
+Work in flight is bounded: at most --max-connections connections are open
+(one more waits until one closes), --max-renders renders run at once, one
+response is at most --max-response-bytes, and the responses being written
+hold at most --max-response-memory bytes in all. A request that finds no
+render or memory free within --queue-wait is answered 503 with
+Retry-After; errors quote at most 2 KiB of any value.
 
 Flags:
   --dir DIR        the template directory (default: the embedded set, fixed)
@@ -54,11 +63,25 @@ Flags:
   --debounce D     quiet period after a change before reloading (default 100ms)
   --poll D         also poll every D, where the platform reports no changes
   --bot-name NAME, --note-prefix PREFIX   the service's defaults, as for build
+  --max-connections N      connections open at once (default ` + maxConnsDefault + `)
+  --max-renders N          renders and builds running at once (default ` + maxRendersDefault + `)
+  --queue-wait D           how long a request waits for a render or memory (default ` + queueWaitDefault + `)
+  --max-response-bytes N   bytes of one response (default ` + maxRespDefault + `, 16 MiB)
+  --max-response-memory N  bytes of all responses being written (default ` + maxRespMemDefault + `, 256 MiB)
 
 Example:
   promptkit serve --dir ./prompts --dev
   curl -s localhost:8080/v1/templates/title:render -d '{"intent": "查询明天的天气"}'
 `
+
+// The defaults of the limits, as the help prints them.
+const (
+	maxConnsDefault   = "256"
+	maxRendersDefault = "16"
+	queueWaitDefault  = "1s"
+	maxRespDefault    = "16777216"
+	maxRespMemDefault = "268435456"
+)
 
 func runServe(c *cli, args []string) error {
 	fs := c.newFlags("serve", serveUsage)
@@ -69,6 +92,12 @@ func runServe(c *cli, args []string) error {
 	poll := fs.Duration("poll", 0, "polling interval")
 	botName := fs.String("bot-name", "", "default bot name")
 	notePrefix := fs.String("note-prefix", "", "prefix of generated note ids")
+	var limits server.Limits
+	fs.IntVar(&limits.Connections, "max-connections", server.DefaultMaxConnections, "connections open at once")
+	fs.IntVar(&limits.Renders, "max-renders", server.DefaultMaxRenders, "renders running at once")
+	fs.DurationVar(&limits.QueueWait, "queue-wait", server.DefaultQueueWait, "wait for a render or memory")
+	fs.Int64Var(&limits.ResponseBytes, "max-response-bytes", server.DefaultMaxResponseBytes, "bytes of one response")
+	fs.Int64Var(&limits.ResponseMemory, "max-response-memory", server.DefaultMaxResponseMemory, "bytes of all responses being written")
 	pos, err := c.parse(fs, serveUsage, args)
 	if err != nil {
 		return err
@@ -78,6 +107,10 @@ func runServe(c *cli, args []string) error {
 		return usagef("serve takes no arguments\n\n%s", serveUsage)
 	case *debounce <= 0 || *poll < 0:
 		return usagef("--debounce must be positive and --poll not negative\n\n%s", serveUsage)
+	case limits.Connections <= 0 || limits.Renders <= 0 || limits.QueueWait <= 0 || limits.ResponseBytes <= 0 || limits.ResponseMemory <= 0:
+		return usagef("--max-connections, --max-renders, --queue-wait, --max-response-bytes and --max-response-memory must be positive\n\n%s", serveUsage)
+	case limits.ResponseMemory < limits.ResponseBytes:
+		return usagef("--max-response-memory %d is below --max-response-bytes %d: no response could be sent", limits.ResponseMemory, limits.ResponseBytes)
 	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
 		return usagef("--addr %q: want HOST:PORT: %v", *addr, err)
@@ -89,6 +122,7 @@ func runServe(c *cli, args []string) error {
 	}
 	opts := []server.Option{
 		server.WithLogger(slog.New(slog.NewTextHandler(c.stderr, nil))),
+		server.WithLimits(limits),
 		// The default builders the set has the templates of, as the
 		// builders and build commands serve them.
 		server.WithService(func(m *manager.Manager) (*service.Service, error) {
@@ -112,8 +146,8 @@ func runServe(c *cli, args []string) error {
 	set := server.FS(promptkit.FS())
 	where := "the embedded set"
 	if *dir != "" {
-		if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
-			return usagef("--dir %s: not a directory", *dir)
+		if err := checkSetDir(*dir); err != nil {
+			return err
 		}
 		mopts := []manager.Option{manager.WithDebounce(*debounce)}
 		if *poll > 0 {
@@ -123,10 +157,6 @@ func runServe(c *cli, args []string) error {
 	}
 	s, err := server.New(set, opts...)
 	if err != nil {
-		if len(manager.Problems(err)) > 0 {
-			printProblems(c.stderr, err)
-			return errReported
-		}
 		return err
 	}
 	defer s.Close()

@@ -14,12 +14,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,7 +30,7 @@ func TestServeUsage(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "an argument", args: []string{"serve", "extra"}, code: exitUsage, stderr: "serve takes no arguments"},
 		{name: "bad addr", args: []string{"serve", "--addr", "8080"}, code: exitUsage, stderr: "want HOST:PORT"},
-		{name: "missing dir", args: []string{"serve", "--dir", filepath.Join(t.TempDir(), "none")}, code: exitUsage, stderr: "not a directory"},
+		{name: "missing dir", args: []string{"serve", "--dir", filepath.Join(t.TempDir(), "none")}, code: exitPrompt, stderr: "promptkit serve: cannot read the template set "},
 		{name: "bad debounce", args: []string{"serve", "--debounce", "0s"}, code: exitUsage, stderr: "--debounce must be positive"},
 	})
 	code, stdout, _ := runCLI(t, "", "serve", "--help")
@@ -70,15 +72,16 @@ func freePort(t *testing.T) string {
 	return addr
 }
 
-// startServe starts the binary on a free loopback port and waits until
-// /healthz answers.
+// startServe starts the binary on a free loopback port and waits for its
+// readiness line ("serving … on URL": the listener is bound by then).
 func startServe(t *testing.T, bin string, env []string, args ...string) *serveProcess {
 	t.Helper()
 	addr := freePort(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	p := &serveProcess{url: "http://" + addr, cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
-	cmd.Stderr = p.stderr
+	ready := &readyWriter{w: p.stderr, line: "promptkit serve: serving ", ready: make(chan struct{})}
+	cmd.Stderr = ready
 	require.NoError(t, cmd.Start())
 	go func() { p.done <- cmd.Wait() }()
 	t.Cleanup(func() {
@@ -87,35 +90,51 @@ func startServe(t *testing.T, bin string, env []string, args ...string) *servePr
 			<-p.done
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(p.url + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
-		}
-		select {
-		case err := <-p.done:
-			t.Fatalf("promptkit serve exited (%v): %s", err, p.stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		require.True(t, time.Now().Before(deadline), "no /healthz within 30s: %s", p.stderr.String())
+	select {
+	case <-ready.ready:
+	case err := <-p.done:
+		t.Fatalf("promptkit serve exited (%v): %s", err, p.stderr.String())
+	case <-time.After(2 * time.Minute): // a hang, not a slow machine
+		t.Fatalf("promptkit serve never said it was serving: %s", p.stderr.String())
 	}
+	resp, err := http.Get(p.url + "/healthz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	return p
 }
 
-// stop sends SIGTERM and checks the graceful exit.
+// readyWriter passes writes on to w and closes ready once what was
+// written holds a line that starts with line.
+type readyWriter struct {
+	w     io.Writer
+	line  string
+	ready chan struct{}
+	seen  []byte
+	once  sync.Once
+}
+
+func (r *readyWriter) Write(b []byte) (int, error) {
+	r.seen = append(r.seen, b...) // exec calls Write from one goroutine
+	if bytes.HasPrefix(r.seen, []byte(r.line)) || bytes.Contains(r.seen, []byte("\n"+r.line)) {
+		r.once.Do(func() { close(r.ready) })
+	}
+	return r.w.Write(b)
+}
+
+// stop sends SIGTERM and checks the graceful exit: shut down, then 143.
 func (p *serveProcess) stop(t *testing.T) {
 	t.Helper()
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	select {
 	case err := <-p.done:
-		require.NoError(t, err, p.stderr.String())
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, p.stderr.String())
+		assert.Equal(t, 143, ee.ExitCode(), p.stderr.String())
 	case <-time.After(15 * time.Second):
 		t.Fatal("no exit within 15s of SIGTERM")
 	}
-	assert.Contains(t, p.stderr.String(), "shut down")
+	assert.Contains(t, p.stderr.String(), "promptkit serve: shut down\npromptkit serve: interrupted by terminated\n")
 }
 
 func post(t *testing.T, url, body string, header ...string) (*http.Response, string) {
@@ -239,5 +258,19 @@ func TestServeBinary(t *testing.T) {
 			m.Digest(), len(list.Templates), typedLine, prompt)
 		assert.Equal(t, want, stdout.String())
 		p.stop(t)
+	})
+}
+
+// The help's defaults of the limits are the server's.
+func TestServeLimitDefaults(t *testing.T) {
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxConnections), maxConnsDefault)
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxRenders), maxRendersDefault)
+	assert.Equal(t, server.DefaultQueueWait.String(), queueWaitDefault)
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxResponseBytes), maxRespDefault)
+	assert.Equal(t, fmt.Sprint(server.DefaultMaxResponseMemory), maxRespMemDefault)
+	runCases(t, []cliCase{
+		{name: "zero renders", args: []string{"serve", "--max-renders", "0"}, code: exitUsage, stderr: "must be positive"},
+		{name: "memory below one response", args: []string{"serve", "--max-response-bytes", "100", "--max-response-memory", "10"},
+			code: exitUsage, stderr: "--max-response-memory 10 is below --max-response-bytes 100"},
 	})
 }

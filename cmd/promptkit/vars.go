@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/seed-e7d2830f/promptkit/internal/termsafe"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
@@ -54,10 +55,10 @@ func parseVars(varsFile string, pairs []string, stdin io.Reader) (map[string]any
 func printProblems(w io.Writer, err error) {
 	ps := manager.Problems(err)
 	if len(ps) == 0 {
-		fmt.Fprintln(w, err)
+		fmt.Fprintln(w, termsafe.Text(err.Error()))
 		return
 	}
 	for _, p := range ps {
-		fmt.Fprintln(w, p.Error())
+		fmt.Fprintln(w, termsafe.Text(p.Error()))
 	}
 }

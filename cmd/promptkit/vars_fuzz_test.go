@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func FuzzParseVars(f *testing.F) {
 		if err != nil {
 			var ue *usageError
 			require.True(t, errors.As(err, &ue), "want a usage error, got %T: %v", err, err)
-			assert.Equal(t, 2, exitCode(err))
+			assert.Equal(t, 2, exitCode(context.Background(), err))
 			return
 		}
 		require.NotNil(t, out)

@@ -19,9 +19,10 @@ Prints one JSON line per load attempt, the initial load first:
   {"generation":2,"ok":false,"problems":["a.md:1:4: template \"a\": ..."]}
 
 generation is the generation serving after the attempt (a failed attempt
-keeps the last good set, and its generation). Runs until interrupted;
-Ctrl-C exits 0. If the initial load fails, prints its line (generation 0)
-and exits 1. --dir is required: the embedded set never changes.
+keeps the last good set, and its generation). Runs until interrupted:
+Ctrl-C exits 130, SIGTERM 143. If the initial load fails, prints its line
+(generation 0), says why on stderr and exits 1. --dir is required: the
+embedded set never changes.
 
 Flags:
   --dir DIR       the template directory to watch
@@ -59,6 +60,8 @@ func runWatch(c *cli, args []string) error {
 		return usagef("watch needs --dir: the embedded set never changes\n\n%s", watchUsage)
 	case *debounce <= 0 || *maxWait < 0 || *poll < 0:
 		return usagef("--debounce must be positive, --max-wait and --poll not negative\n\n%s", watchUsage)
+	case *maxWait > 0 && *maxWait < *debounce:
+		return usagef("--max-wait %v is shorter than --debounce %v\n\n%s", *maxWait, *debounce, watchUsage)
 	}
 	opts := []manager.Option{manager.WithWatch(), manager.WithDebounce(*debounce)}
 	if *maxWait > 0 {
@@ -68,6 +71,9 @@ func runWatch(c *cli, args []string) error {
 		opts = append(opts, manager.WithPollInterval(*poll))
 	}
 
+	if err := checkSetDir(*dir); err != nil {
+		return err
+	}
 	out := &lineWriter{enc: json.NewEncoder(c.stdout)}
 	out.enc.SetEscapeHTML(false)
 	m, err := manager.Open(*dir, opts...)
@@ -75,7 +81,7 @@ func runWatch(c *cli, args []string) error {
 		out.mu.Lock()
 		out.write(failure(0, err))
 		out.mu.Unlock()
-		return errReported
+		return err // also on stderr, under the prefix
 	}
 	defer m.Close()
 
@@ -93,7 +99,7 @@ func runWatch(c *cli, args []string) error {
 	out.write(success(m.Generation(), len(m.Templates())))
 	out.mu.Unlock()
 
-	<-c.ctx.Done()
+	<-c.ctx.Done() // a signal: run exits 130 or 143
 	return nil
 }
 

@@ -105,13 +105,17 @@ func TestWatchCommandErrors(t *testing.T) {
 	assert.Contains(t, stderr, "--debounce must be positive")
 
 	code, _, stderr = runCLI(t, "", "watch", "--dir", dir, "--debounce", "2s", "--max-wait", "1s")
-	assert.Equal(t, exitPrompt, code)
-	assert.Empty(t, stderr)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "promptkit watch: --max-wait 1s is shorter than --debounce 2s")
 
-	// The initial load fails: one line, exit 1, no waiting.
+	code, _, stderr = runCLI(t, "", "watch", "--dir", filepath.Join(dir, "none"))
+	assert.Equal(t, exitPrompt, code)
+	assert.Contains(t, stderr, "promptkit watch: cannot read the template set ")
+
+	// The initial load fails: one line, exit 1, no waiting; the problem on stderr too.
 	code, stdout, stderr := runCLI(t, "", "watch", "--dir", dir)
 	assert.Equal(t, exitPrompt, code)
-	assert.Empty(t, stderr)
+	assert.Contains(t, stderr, "promptkit watch: a.md:1:")
 	var l watchLine
 	require.NoError(t, json.Unmarshal([]byte(stdout), &l))
 	assert.False(t, l.OK)
@@ -121,5 +125,5 @@ func TestWatchCommandErrors(t *testing.T) {
 
 	code, stdout, _ = runCLI(t, "", "watch", "--help")
 	assert.Equal(t, exitOK, code)
-	assert.Contains(t, stdout, "Ctrl-C exits 0")
+	assert.Contains(t, stdout, "Ctrl-C exits 130")
 }

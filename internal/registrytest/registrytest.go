@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,12 +33,13 @@ type Registry struct {
 	// Host + "/prompts:v1".
 	Host string
 
-	t      testing.TB
-	bin    string
-	config string
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	done   chan struct{}
+	t       testing.TB
+	bin     string
+	config  string
+	storage string
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	done    chan struct{}
 }
 
 // configTemplate is the registry's configuration: filesystem storage in
@@ -75,6 +77,14 @@ const authConfig = `auth:
     path: %s
 `
 
+// BlobFile is the file in which the registry stores the blob of digest d
+// ("sha256:…"), a manifest's included: a test corrupts one to see what a
+// client does with a registry whose storage went bad.
+func (r *Registry) BlobFile(d string) string {
+	algo, hex, _ := strings.Cut(d, ":")
+	return filepath.Join(r.storage, "docker", "registry", "v2", "blobs", algo, hex[:2], hex, "data")
+}
+
 // Start starts a registry for the test and stops it when the test ends.
 // It skips the test where /usr/bin/docker-registry (or $PROMPTKIT_REGISTRY)
 // is absent.
@@ -110,7 +120,7 @@ func start(t testing.TB, withAuth bool) *Registry {
 	if err := os.WriteFile(config, []byte(data), 0o644); err != nil {
 		t.Fatalf("registrytest: %v", err)
 	}
-	r := &Registry{Host: host, t: t, bin: bin, config: config}
+	r := &Registry{Host: host, t: t, bin: bin, config: config, storage: filepath.Join(dir, "storage")}
 	r.start()
 	t.Cleanup(r.Stop)
 	return r
