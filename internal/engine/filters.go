@@ -905,7 +905,7 @@ func minMax(st *state, in Value, a []Value, sign int) (Value, error) {
 }
 
 func filterPprint(st *state, in Value, _ []Value, _ *extra) (Value, error) {
-	s, err := reprString(in)
+	s, err := pformat(in, st.mem)
 	if err != nil {
 		return Value{}, err
 	}
