@@ -129,6 +129,13 @@ var checkTests = []checkTest{
 	{"dynamic args skip arity", "{{ x | replace(*a) }}", []string{"x", "a"}, nil, nil},
 	{"reserved set", "{% set loop = 1 %}", nil, nil, []string{"t.md:1:8: \"loop\" cannot be assigned: it is reserved"}},
 	{"duplicate param", "{% macro m(a, a) %}{% endmacro %}", nil, nil, []string{"t.md:1:15: parameter a is declared twice"}},
+	{"caller parameter without default", "{% macro m(a, caller) %}{% if caller %}{{ caller() }}{% endif %}{% endmacro %}{% call(caller) m(1) %}{{ caller }}{% endcall %}", nil, nil, []string{
+		`t.md:1:15: parameter "caller" needs a default, such as caller=none: when defining macros or call blocks the special "caller" argument must be omitted or be given a default`,
+		`t.md:1:87: parameter "caller" needs a default, such as caller=none: when defining macros or call blocks the special "caller" argument must be omitted or be given a default`}},
+	{"caller parameter read in a nested macro", "{% macro m(caller) %}{% macro n() %}{{ caller }}{% endmacro %}{% endmacro %}", nil, nil, []string{
+		`t.md:1:12: parameter "caller" needs a default, such as caller=none: when defining macros or call blocks the special "caller" argument must be omitted or be given a default`}},
+	{"caller parameter not read", "{% macro m(caller) %}{% set caller = 1 %}{% for caller in [1] %}{% endfor %}{% endmacro %}{% call(caller) m(1) %}{% endcall %}", nil, nil, nil},
+	{"caller parameter with a default", "{% macro m(caller=none) %}{{ caller() if caller }}{% endmacro %}", nil, nil, nil},
 	{"break outside", "{% break %}{% continue %}", nil, nil, []string{"t.md:1:1: {% break %} outside a {% for %} loop", "t.md:1:12: {% continue %} outside a {% for %} loop"}},
 	{"break in macro in loop", "{% for i in xs %}{% macro m() %}{% break %}{% endmacro %}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:33: {% break %} outside a {% for %} loop"}},
 	{"autoescape", "{% autoescape true %}{% endautoescape %}{% autoescape false %}{% endautoescape %}", nil, nil, []string{"t.md:1:1: {% autoescape %} with anything but false is not supported: promptkit never HTML-escapes output; escape values in the builder"}},

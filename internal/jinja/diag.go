@@ -413,6 +413,10 @@ func errBadAssign(p Pos, what string) *Error {
 	return syntaxf(p, "cannot assign to %s", what)
 }
 
+func errCallerNoDefault(p Pos) *Error {
+	return syntaxf(p, `parameter "caller" needs a default, such as caller=none: when defining macros or call blocks the special "caller" argument must be omitted or be given a default`)
+}
+
 func errDuplicateParam(p Pos, name string) *Error {
 	return syntaxf(p, "parameter %s is declared twice", name)
 }
