@@ -435,6 +435,25 @@ var snippets = map[string][]string{
 		"{% macro m() %}{{ caller() }}{% endmacro %}{{ m() }}",
 		"{% set a = 9 %}{% macro m(a, b=a, c=[a]) %}{{ b }}{{ c }}{% endmacro %}{{ m(1) }}|{{ m(2, 3) }}",
 		"{% macro list_users(us) %}{% for u in us %}{{ caller(u) }}{% endfor %}{% endmacro %}{% call(u) list_users(users) %}<{{ u.name|upper }}>{% endcall %}",
+		// A parameter named caller takes a {% call %}'s body; without a
+		// default, a macro that reads it is refused when compiled.
+		"{% macro x(caller=none) %}[{% if caller %}{{ caller() }}{% endif %}]{% endmacro %}{{ x() }}{% call x() %}aha!{% endcall %}",
+		"{% macro x(a, caller=none) %}{{ a }}[{{ caller(5) if caller }}]{% endmacro %}{% call(v) x(1) %}<{{ v }}>{% endcall %}{{ x(2) }}",
+		"{% macro x(caller=none) %}{{ caller is none }}{% endmacro %}{{ x() }}{{ x(caller=3) }}{{ x(none) }}",
+		"{% macro x(caller=none) %}{{ caller() }}{% endmacro %}{% call x(1) %}b{% endcall %}",
+		"{% macro x(caller) %}[{% if caller %}{{ caller() }}{% endif %}]{% endmacro %}",
+		"{% macro x(a, caller) %}{% macro y() %}{{ caller }}{% endmacro %}{% endmacro %}",
+		"{% macro x(caller) %}[{{ caller is defined }}]{% endmacro %}",
+		"{% macro x(caller) %}{% set caller = 1 %}{% endmacro %}{{ x(2) }}",
+		"{% macro x(caller) %}[]{% endmacro %}{{ x(1) }}{% call x() %}b{% endcall %}",
+		"{% macro m2() %}{{ caller(1) }}{% endmacro %}{% macro m() %}{% call(caller) m2() %}{% endcall %}{% endmacro %}{{ m() }}",
+		"{% macro m2() %}{{ caller(1) }}{% endmacro %}{% call(caller) m2() %}{{ caller }}{% endcall %}",
+		// A {% call %} into a macro that does not read caller: its body is
+		// kwargs' caller, or an error.
+		"{% macro x() %}{{ kwargs|length }}{{ kwargs.caller is defined }}{% endmacro %}{% call x() %}b{% endcall %}",
+		"{% macro x(a) %}{{ kwargs|list }}{% endmacro %}{% call x(1, b=2) %}b{% endcall %}",
+		"{% macro x() %}hi{% endmacro %}{% call x() %}b{% endcall %}",
+		"{% macro x() %}{{ varargs }}{% endmacro %}{% call x(1) %}b{% endcall %}",
 	},
 	"filter-blocks": {
 		"{% filter upper %}hello {{ s }}{% endfilter %}",
