@@ -173,6 +173,14 @@ func errEndblockName(p Pos, got, want string) *Error {
 	return syntaxf(p, "{%% endblock %s %%} closes {%% block %s %%}", got, want)
 }
 
+func errExtendsAgain(p Pos, firstLine int) *Error {
+	return syntaxf(p, "a second {%% extends %%}: a template cannot be extended multiple times (its first {%% extends %%} is on line %d)", firstLine)
+}
+
+func errRequiredBlock(p Pos, name string) *Error {
+	return syntaxf(p, "required block %q not found: no template of the chain defines it", name)
+}
+
 func errRequiredBlockBody(p Pos, name string) *Error {
 	return syntaxf(p, "required block %q may contain only whitespace and comments", name)
 }
