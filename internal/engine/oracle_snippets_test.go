@@ -50,6 +50,14 @@ var snippets = map[string][]string{
 		"{% with a, b = 1, 2 %}{{ a }}{{ b }}{% endwith %}",
 		"{% set a, (b, c) = 1, (2, 3) %}{{ a }}{{ b }}{{ c }}",
 		"{% for ((a, b),) in [((1, 2),)] %}{{ a }}{{ b }}{% endfor %}",
+		// Names are Python's identifiers, Other_ID_Start and
+		// Other_ID_Continue included.
+		"{% set ℘ = 1 %}{% set ℮ᢅ = 2 %}{% set a·b = 3 %}{% set き = 4 %}{{ ℘ }}{{ ℮ᢅ }}{{ a·b }}{{ き }}",
+		"{% set ·a = 1 %}",
+		"{% set a² = 1 %}",
+		"{% block x required %}{% endblock %}",
+		"{% block x required %}text{% endblock %}",
+		"{% block x scoped required %}{% endblock %}",
 	},
 	"operators": {
 		"{{ 7 + 3 }} {{ 7 - 10 }} {{ 7 * 3 }} {{ 7 / 2 }} {{ 7 // 2 }} {{ -7 // 2 }} {{ 7 % 3 }} {{ -7 % 3 }} {{ 7 % -3 }} {{ 2 ** 10 }} {{ 2 ** -1 }}",
