@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,6 +157,18 @@ func runSuite(t *testing.T, python string) []result {
 	shimDir, err := filepath.Abs(".")
 	require.NoError(t, err)
 	results := filepath.Join(t.TempDir(), "results.json")
+	// pytest reads the suite and the plugin, not this process: reading
+	// them here puts them in go test's cache key, so that a change to one
+	// runs the suite again.
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		_, err = os.ReadFile(p)
+		return err
+	}))
+	_, err = os.ReadFile(filepath.Join(shimDir, "promptkit_shim.py"))
+	require.NoError(t, err)
 
 	args := []string{"-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "promptkit_shim", "--tb=line", "-c", "pytest.ini"}
 	if *pytest != "" {
