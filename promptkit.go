@@ -44,6 +44,9 @@
 //   - internal/registrytest: a real OCI registry for tests;
 //   - internal/jinjaoracle: Python's Jinja2 as the oracle of the
 //     differential tests and their fuzz target;
+//   - internal/jinjasuite: Jinja2's own test suite run with promptkit
+//     doing every render (the acceptance suite): the render server and the
+//     pytest plugin that routes the suite's renders to it;
 //   - cmd/promptkit: the CLI for template authors and CI.
 package promptkit
 

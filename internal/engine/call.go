@@ -258,6 +258,7 @@ func (m *macro) call(st *state, at *site, pos []Value, kw *OrderedDict, caller V
 	} else if d.kwargs >= 0 {
 		act.slots[d.kwargs] = DictValue(NewOrderedDict())
 	}
+	passCaller(st, at, d, act, bound, caller)
 	if d.caller >= 0 {
 		act.slots[d.caller] = caller
 	}

@@ -905,7 +905,7 @@ func minMax(st *state, in Value, a []Value, sign int) (Value, error) {
 }
 
 func filterPprint(st *state, in Value, _ []Value, _ *extra) (Value, error) {
-	s, err := reprString(in)
+	s, err := pformat(in, st.mem)
 	if err != nil {
 		return Value{}, err
 	}
@@ -1484,67 +1484,26 @@ func urlQuote(s string, forQS bool) string {
 	return string(b)
 }
 
-var urlRE = regexp.MustCompile(`^(?:https?://|www\.)[^\s<>"]+$|^[\w.+-]+@[\w-]+\.[\w.-]+$`)
-
 func filterURLize(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	s, err := str1(in)
+	trim, rel, target, schemes, err := urlizeArgs(a)
 	if err != nil {
 		return Value{}, err
 	}
-	if err := st.charge(2 * len(s)); err != nil {
+	text, err := str1(in)
+	if err != nil {
 		return Value{}, err
 	}
-	rel := "noopener"
-	if truthy(a[1]) {
-		rel = "nofollow noopener"
+	if !in.isMarkup() {
+		text = htmlEscape(text)
 	}
-	if a[3].k == String {
-		rel = a[3].s
+	if err := st.charge(len(text)); err != nil {
+		return Value{}, err
 	}
-	target := ""
-	if a[2].k == String {
-		target = fmt.Sprintf(` target="%s"`, htmlEscape(a[2].s))
+	out, err := urlize(text, trim, rel, target, schemes, st.charge)
+	if err != nil {
+		return Value{}, err
 	}
-	words := regexp.MustCompile(`(\s+)`).Split(s, -1)
-	seps := regexp.MustCompile(`\s+`).FindAllString(s, -1)
-	var b strings.Builder
-	for i, w := range words {
-		head, mid, tail := splitPunct(w)
-		switch {
-		case urlRE.MatchString(mid) && strings.Contains(mid, "@") && !strings.HasPrefix(mid, "http"):
-			b.WriteString(htmlEscape(head) + fmt.Sprintf(`<a href="mailto:%s">%s</a>`, htmlEscape(mid), htmlEscape(mid)) + htmlEscape(tail))
-		case urlRE.MatchString(mid):
-			href := mid
-			if strings.HasPrefix(mid, "www.") {
-				href = "https://" + mid
-			}
-			text := mid
-			if a[0].k == Int && int64(len(text)) > a[0].n {
-				text = text[:a[0].n] + "..."
-			}
-			b.WriteString(htmlEscape(head) + fmt.Sprintf(`<a href="%s" rel="%s"%s>%s</a>`, htmlEscape(href), htmlEscape(rel), target, htmlEscape(text)) + htmlEscape(tail))
-		default:
-			b.WriteString(htmlEscape(w))
-		}
-		if i < len(seps) {
-			b.WriteString(seps[i])
-		}
-	}
-	return strValue(b.String()), nil // Markup only with autoescape on
-}
-
-// splitPunct splits leading "(<" and trailing ".,)>" off a word.
-func splitPunct(w string) (head, mid, tail string) {
-	mid = w
-	for mid != "" && strings.ContainsRune("(<&", rune(mid[0])) {
-		head += mid[:1]
-		mid = mid[1:]
-	}
-	for mid != "" && strings.ContainsRune(".,:;)>\n", rune(mid[len(mid)-1])) {
-		tail = mid[len(mid)-1:] + tail
-		mid = mid[:len(mid)-1]
-	}
-	return head, mid, tail
+	return strValue(out), nil // Markup only with autoescape on
 }
 
 func filterWordcount(st *state, in Value, _ []Value, _ *extra) (Value, error) {

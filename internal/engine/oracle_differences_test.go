@@ -68,7 +68,10 @@ var differences = []differenceKind{
 		why: "promptkit checks every name of a template when the set loads: a name must be a declared " +
 			"variable or be bound where it is read. Jinja2 makes such a name undefined at render time " +
 			"(printing nothing, false in a test), which hides typos and names that leak out of a scope; " +
-			"promptkit refuses the template with the name, file, line and column instead.",
+			"promptkit refuses the template with the name, file, line and column instead. The same holds " +
+			"across files: a template imported (or included) without context that reads a variable of " +
+			"the template rendered is refused, where Jinja2 reads it as undefined — or as the environment's " +
+			"global of that name: promptkit has no globals, only the variables a render is given.",
 		cases: []difference{
 			{"{{ undefined_thing_not_declared is defined }}", out("False"), raises(`undeclared variable "undefined_thing_not_declared"`)},
 			{"{% for x in xs %}{{ x }}{% endfor %}{{ x }}|", out("312|"), raises(`undeclared variable "x"`)},
@@ -77,6 +80,7 @@ var differences = []differenceKind{
 			{"{% macro m() %}{% set x = 1 %}{{ x }}{% endmacro %}{{ m() }}{{ x is defined }}", out("1False"), raises(`undeclared variable "x"`)},
 			{"{{ loop }}", out(""), raises("loop exists only inside a {% for %} loop")},
 			{"{% for x in [] %}{% else %}{{ loop is defined }}{% endfor %}", out("False"), raises("loop exists only inside a {% for %} loop")},
+			{"{% for x in xs if loop.index %}{{ x }}{% endfor %}", raises("UndefinedError: 'loop' is undefined"), raises("loop exists only inside a {% for %} loop")},
 			{"{% for x in xs %}{{ loop.nope }}|{% endfor %}", out("|||"), raises(`loop has no attribute "nope"`)},
 		},
 	},
@@ -92,6 +96,41 @@ var differences = []differenceKind{
 			{"{% if false %}{{ s|string.zfill(5) }}{% endif %}ok", out("ok"), raises(`filter "string.zfill" is not supported`)},
 			{"{% if false %}{{ 1 is nosuchtest }}{% endif %}ok", out("ok"), raises(`test "nosuchtest" is not supported`)},
 			{"{% if false %}{{ 1 is true not in [1] }}{% endif %}ok", out("ok"), raises("unexpected not in expression")},
+			{"{% if false %}{% block x required %}{% endblock %}{% endif %}ok", out("ok"), raises(`required block "x" not found`)},
+		},
+	},
+	{
+		title: "Template paths are literals, and extends stands at the top level",
+		why: "promptkit resolves every include, import and extends when the set loads, and checks the " +
+			"templates they name with the one that names them, so a path must be a string literal and " +
+			"`{% extends %}` must stand at the top level of its template. Jinja2 picks the template when " +
+			"it renders: from a variable, the first that exists of a list (`{% include [a, b] %}`), or " +
+			"behind an `if` (a conditional extends). Such a template is refused at load, even where no " +
+			"render would reach the tag.",
+		cases: []difference{
+			{"{% if false %}{% include name %}{% endif %}ok", out("ok"), raises("include takes a literal path string")},
+			{"{% if false %}{% include ['a.md', 'b.md'] %}{% endif %}ok", out("ok"), raises("include takes a literal path string")},
+			{"{% if false %}{% import name as m %}{% endif %}ok", out("ok"), raises("import takes a literal path string")},
+			{"{% if false %}{% extends 'base.md' %}{% endif %}ok", out("ok"), raises("{% extends %} must stand at the top level of the template")},
+		},
+	},
+	{
+		title: "Blocks are not called through self",
+		why: "In Jinja2, `self.name()` renders the template's block of that name again, anywhere (even a " +
+			"block defined inside an `if` that never runs). promptkit has no `self`: a block renders " +
+			"where it stands; text wanted in several places is a macro, called where it is wanted.",
+		cases: []difference{
+			{"{% block b %}x{% endblock %}|{{ self.b() }}", out("x|x"), raises(`undeclared variable "self"`)},
+		},
+	},
+	{
+		title: "Builtins that would make a prompt non-reproducible are refused",
+		why: "The same template and values always make the same prompt in promptkit, so that a prompt can " +
+			"be reviewed, cached and compared. The filter `random` and the global `lipsum` (random words) " +
+			"would break that; they are refused at load.",
+		cases: []difference{
+			{"{{ [1]|random }}", out("1"), raises(`filter "random" is not supported: it picks at random`)},
+			{"{{ lipsum(1)|length > 0 }}", out("True"), raises(`global "lipsum" is not supported: it writes random text`)},
 		},
 	},
 	{
@@ -179,6 +218,21 @@ var differences = []differenceKind{
 			"at load: it is a mistake, never meant.",
 		cases: []difference{
 			{"{{ 'x'|replace(old='a', old='b', new='c') }}", out("x"), raises(`replace got two values for argument "old"`)},
+		},
+	},
+	{
+		title: "Error messages are promptkit's own",
+		why: "Where Jinja2 raises, promptkit refuses too, with a message of its own: it names the file, " +
+			"line and column, says what was expected, lists what there is (the supported filters and " +
+			"tests) and, for a mistyped name, what was meant. Its words are not Jinja2's, and no " +
+			"Python exception class crosses into Go (errors are `*manager.Error` values wrapping " +
+			"promptkit's sentinels), so a test that matches Jinja2's wording fails on the wording alone.",
+		cases: []difference{
+			{"{{ 1|nofilter }}", raises("TemplateAssertionError: No filter named 'nofilter'."), raises(`filter "nofilter" is not supported; supported filters: abs,`)},
+			{"{{ 1 is nosuchtest }}", raises("TemplateAssertionError: No test named 'nosuchtest'."), raises(`test "nosuchtest" is not supported; supported tests:`)},
+			{"{% for x in xs %}{% endif %}", raises("TemplateSyntaxError: Encountered unknown tag 'endif'. Jinja was looking for the following tags: 'endfor' or 'else'."), raises("{% for %} is never closed: missing {% endfor %}")},
+			{"{% set ns = {} %}{% set ns.a = 1 %}", raises("TemplateRuntimeError: cannot assign attribute on non-namespace object"), raises(`cannot set attribute "a" of mapping: only a namespace() can be changed`)},
+			{"{% block x required %}{% endblock %}", raises("TemplateRuntimeError: Required block 'x' not found"), raises(`required block "x" not found: no template of the chain defines it`)},
 		},
 	},
 	{

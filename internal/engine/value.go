@@ -75,5 +75,24 @@ type seqData struct {
 	names []string
 }
 
+// NewList makes a list value (for hosts of the engine that build values
+// themselves, such as the Jinja2 suite's harness).
+func NewList(items []Value) Value { return listValue(items) }
+
+// Str makes a string value.
+func Str(s string) Value { return strValue(s) }
+
+// Int64 makes an integer value.
+func Int64(n int64) Value { return intValue(n) }
+
+// Float64 makes a float value.
+func Float64(f float64) Value { return floatValue(f) }
+
+// BoolOf makes a boolean value.
+func BoolOf(b bool) Value { return boolValue(b) }
+
+// NoneValue is Python's None.
+func NoneValue() Value { return none }
+
 // DictValue makes a dict value of d.
 func DictValue(d *OrderedDict) Value { return Value{k: Dict, ref: d} }

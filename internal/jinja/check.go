@@ -423,6 +423,11 @@ func (c *checker) closure(kind FrameKind, n Node, params []*Param, body []Node) 
 					fr.bind(special, SymCaller)
 				}
 			}
+			for _, p := range params {
+				if p.Name == "caller" && p.Default == nil && readsName(body, "caller") {
+					c.report(errCallerNoDefault(p.Pos))
+				}
+			}
 			// As in Jinja, a default is evaluated when the macro is
 			// called, in its scope: it sees the parameters (m(a, b=a))
 			// and names bound after the macro.
@@ -435,6 +440,48 @@ func (c *checker) closure(kind FrameKind, n Node, params []*Param, body []Node) 
 		})
 		c.loops = saved
 	})
+}
+
+// readsName reports whether body reads name, outside the blocks it holds
+// (Jinja's find_undeclared: the names a macro's body reads decide which
+// special parameters it takes).
+func readsName(body []Node, name string) bool {
+	found := false
+	var visit func(n Node) bool
+	visit = func(n Node) bool {
+		switch n := n.(type) {
+		case *NameExpr:
+			found = found || n.Name == name
+		case *BlockNode:
+			return false
+		case *SetNode: // the target is written, not read
+			Inspect(n.Value, visit)
+			return false
+		case *SetBlockNode:
+			for _, f := range n.Filters {
+				Inspect(f, visit)
+			}
+			InspectAll(n.Body, visit)
+			return false
+		case *ForNode:
+			Inspect(n.Iter, visit)
+			if n.Cond != nil {
+				Inspect(n.Cond, visit)
+			}
+			InspectAll(n.Body, visit)
+			InspectAll(n.Else, visit)
+			return false
+		case *WithNode:
+			for _, v := range n.Values {
+				Inspect(v, visit)
+			}
+			InspectAll(n.Body, visit)
+			return false
+		}
+		return !found
+	}
+	InspectAll(body, visit)
+	return found
 }
 
 // literalPath returns the path an include or import names, which must be a

@@ -204,6 +204,14 @@ func errEndblockName(p Pos, got, want string) *Error {
 	return syntaxf(p, "{%% endblock %s %%} closes {%% block %s %%}", got, want)
 }
 
+func errExtendsAgain(p Pos, firstLine int) *Error {
+	return syntaxf(p, "a second {%% extends %%}: a template cannot be extended multiple times (its first {%% extends %%} is on line %d)", firstLine)
+}
+
+func errRequiredBlock(p Pos, name string) *Error {
+	return syntaxf(p, "required block %q not found: no template of the chain defines it", name)
+}
+
 func errRequiredBlockBody(p Pos, name string) *Error {
 	return syntaxf(p, "required block %q may contain only whitespace and comments", name)
 }
@@ -442,6 +450,10 @@ func errReservedName(p Pos, name string) *Error {
 
 func errBadAssign(p Pos, what string) *Error {
 	return syntaxf(p, "cannot assign to %s", what)
+}
+
+func errCallerNoDefault(p Pos) *Error {
+	return syntaxf(p, `parameter "caller" needs a default, such as caller=none: when defining macros or call blocks the special "caller" argument must be omitted or be given a default`)
 }
 
 func errDuplicateParam(p Pos, name string) *Error {

@@ -21,7 +21,7 @@ type Inheritance struct {
 	Source map[*BlockNode]*Source
 }
 
-// extendsNode returns a tree's top-level extends tag, if any.
+// extendsNode returns a tree's first top-level extends tag, if any.
 func extendsNode(t *Tree) *ExtendsNode {
 	for _, n := range t.Root {
 		if e, ok := n.(*ExtendsNode); ok {
@@ -29,6 +29,17 @@ func extendsNode(t *Tree) *ExtendsNode {
 		}
 	}
 	return nil
+}
+
+// extendsAgain reports each top-level extends tag of t after its first:
+// Jinja refuses to render a template extended multiple times.
+func (c *checker) extendsAgain(t *Tree, first *ExtendsNode) {
+	for _, n := range t.Root {
+		if e, ok := n.(*ExtendsNode); ok && e != first {
+			line, _ := t.Source.Position(first.Pos)
+			c.reportIn(t.Source, errExtendsAgain(e.Pos, line))
+		}
+	}
 }
 
 // inherit resolves the chain of a template that extends another, and
@@ -42,6 +53,7 @@ func (c *checker) inherit(t *Tree) *Inheritance {
 		if e == nil {
 			break
 		}
+		c.extendsAgain(cur, e)
 		savedSrc := c.src
 		c.src = cur.Source
 		file, ok := c.literalPath(e.Template, "extends")
@@ -128,6 +140,11 @@ func (c *checker) blockSite(n *BlockNode) {
 		if d := in.Blocks[n.Name]; len(d) > 0 {
 			defs, srcs = d, in.Source
 		}
+	}
+	if defs[0].Required {
+		// No template of the chain defines the block it requires (Jinja
+		// raises when it renders the block).
+		c.report(errRequiredBlock(n.Pos, n.Name))
 	}
 	parent := c.rootOf(c.cur)
 	if n.Scoped {

@@ -395,7 +395,7 @@ func lexInside(l *lexer) stateFn {
 		return lexNumber
 	case c == '_' || c >= utf8.RuneSelf || isASCIILetter(c):
 		r, _ := utf8.DecodeRuneInString(rest)
-		if r == '_' || unicode.IsLetter(r) {
+		if isIdentStart(r) {
 			return lexName
 		}
 		return l.failTag(errUnexpectedChar(Pos(l.pos), r), l.pos)
@@ -436,7 +436,7 @@ func lexName(l *lexer) stateFn {
 	start := l.pos
 	for l.pos < len(l.src) {
 		r, n := utf8.DecodeRuneInString(l.src[l.pos:])
-		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		if !isIdentContinue(r) {
 			break
 		}
 		l.pos += n
@@ -444,6 +444,47 @@ func lexName(l *lexer) stateFn {
 	l.emit(itemName, start, l.src[start:l.pos])
 	return lexInside
 }
+
+// isIdentStart and isIdentContinue are Python's identifier characters
+// (str.isidentifier, which Jinja's lexer checks names with): "_" and
+// XID_Start, then XID_Continue — letters, letter numbers and the
+// Other_ID_Start characters (℘, ℮, ᢅ), then also marks, digits,
+// connector punctuation and the Other_ID_Continue characters (·), less
+// pattern syntax and the few characters NFKC normalization would change
+// into something else.
+func isIdentStart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || isASCIILetter(byte(r))
+	}
+	return isIDStart(r) && !unicode.Is(notXIDStart, r)
+}
+
+func isIdentContinue(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || isASCIILetter(byte(r)) || ('0' <= r && r <= '9')
+	}
+	return (isIDStart(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue) &&
+		!unicode.Is(unicode.Pattern_Syntax, r)) && !unicode.Is(notXIDContinue, r)
+}
+
+// isIDStart is Unicode's ID_Start.
+func isIDStart(r rune) bool {
+	return (unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)) &&
+		!unicode.Is(unicode.Pattern_Syntax, r)
+}
+
+// notXIDStart and notXIDContinue are ID_Start and ID_Continue less
+// XID_Start and XID_Continue (Unicode's DerivedCoreProperties.txt).
+var (
+	notXIDStart = &unicode.RangeTable{R16: []unicode.Range16{
+		{0x037a, 0x037a, 1}, {0x0e33, 0x0eb3, 0x80}, {0x309b, 0x309c, 1}, {0xfc5e, 0xfc63, 1},
+		{0xfdfa, 0xfdfb, 1}, {0xfe70, 0xfe7e, 2}, {0xff9e, 0xff9f, 1},
+	}}
+	notXIDContinue = &unicode.RangeTable{R16: []unicode.Range16{
+		{0x037a, 0x037a, 1}, {0x309b, 0x309c, 1}, {0xfc5e, 0xfc63, 1},
+		{0xfdfa, 0xfdfb, 1}, {0xfe70, 0xfe7e, 2},
+	}}
+)
 
 // lexNumber lexes Jinja's integers (decimal, 0b, 0o, 0x, with "_"
 // separators) and floats (a fraction, an exponent or both).

@@ -442,3 +442,22 @@ func TestSourcePosition(t *testing.T) {
 	l, c = long.Position(Pos(4000))
 	assert.Equal(t, [2]int{1, 2001}, [2]int{l, c})
 }
+
+// TestNames: a name is a Python identifier (str.isidentifier, as Jinja's
+// lexer checks it), letters and digits of every script included, and the
+// characters Unicode adds to identifiers though they are not letters.
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		valid bool
+	}{
+		{"foo", true}, {"föö", true}, {"き", true}, {"_", true}, {"x١٢", true},
+		{"\u1885", true}, {"\u1886", true}, {"\u2118", true}, {"\u212e", true}, // Other_ID_Start
+		{"a\u00b7", true}, {"a\u0387", true}, {"a\u1369", true}, // Other_ID_Continue
+		{"\u00b7", false}, {"\u0e33", false}, {"a\u309b", false}, {"a²", false},
+		{"1a", false}, {"a-", false}, {"\U0001f40da", false}, {"a🐍", false},
+	} {
+		_, err := Parse("t.md", "{{ "+tc.name+" }}", Options{})
+		assert.Equal(t, tc.valid, err == nil, "%q: %v", tc.name, err)
+	}
+}

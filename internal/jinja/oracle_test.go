@@ -375,3 +375,35 @@ func pyJSON(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// TestNamesAsPython holds every character Python's Unicode database
+// assigns to Python's str.isidentifier: those that start a name
+// (c.isidentifier()) and those that continue one (("a" + c).isidentifier()).
+func TestNamesAsPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the Jinja2 oracle tests need python3 with jinja2 (apt-get install python3-jinja2)")
+	}
+	const script = `import sys, unicodedata
+out = []
+for c in range(0x110000):
+    ch = chr(c)
+    if unicodedata.category(ch) not in ("Cn", "Cs"):
+        out.append("%d %d %d" % (c, ch.isidentifier(), ("a" + ch).isidentifier()))
+sys.stdout.write("\n".join(out))
+`
+	out, err := exec.Command(py, "-c", script).Output()
+	require.NoError(t, err)
+	lines := strings.Split(string(out), "\n")
+	require.Greater(t, len(lines), 100000)
+	for _, line := range lines {
+		f := strings.Fields(line)
+		require.Len(t, f, 3)
+		n, err := strconv.Atoi(f[0])
+		require.NoError(t, err)
+		c, s, k := rune(n), f[1] == "1", f[2] == "1"
+		if isIdentStart(c) != s || isIdentContinue(c) != k {
+			t.Errorf("U+%04X: promptkit starts a name %t, continues one %t; Python %t, %t", c, isIdentStart(c), isIdentContinue(c), s, k)
+		}
+	}
+}

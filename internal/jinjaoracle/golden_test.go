@@ -18,9 +18,11 @@ type fakeTB struct {
 	cleanups []func()
 }
 
-func (f *fakeTB) Helper()                           {}
-func (f *fakeTB) Cleanup(fn func())                 { f.cleanups = append(f.cleanups, fn) }
-func (f *fakeTB) Errorf(format string, args ...any) { f.errs = append(f.errs, fmt.Sprintf(format, args...)) }
+func (f *fakeTB) Helper()           {}
+func (f *fakeTB) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
+func (f *fakeTB) Errorf(format string, args ...any) {
+	f.errs = append(f.errs, fmt.Sprintf(format, args...))
+}
 func (f *fakeTB) end() {
 	for _, fn := range f.cleanups {
 		fn()

@@ -1,0 +1,3 @@
+def test_template_hash(env):
+    template = env.parse("hash test")
+    hash(template)
