@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/seed-e7d2830f/promptkit/internal/atomicfile"
 )
 
 // cache is a follower's disk cache, so a host restarts with its last good
@@ -157,28 +159,8 @@ func (c cache) prune(keep int, protect ...string) {
 
 // writeAtomic writes data to path through a temporary file and a rename.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("fleet: cache: %w", err)
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("fleet: cache: %v", firstErr(werr, cerr))
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("fleet: cache: %w", err)
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
 	}
 	return nil
 }
