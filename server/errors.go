@@ -9,7 +9,6 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
-	"github.com/seed-e7d2830f/promptkit/rag"
 	"github.com/seed-e7d2830f/promptkit/service"
 )
 
@@ -102,27 +101,11 @@ func status(kind string) int {
 	return http.StatusInternalServerError
 }
 
-// builderKinds names the sentinels of the builders, the service and rag,
-// most specific first; a builder's render failure is named by the manager's
-// kind it wraps.
-var builderKinds = []struct {
-	err  error
-	kind string
-}{
-	{service.ErrUnknownBuilder, kindUnknownBuilder},
-	{service.ErrBuilderPanicked, kindBuilderPanicked},
-	{service.ErrNotMessageBuilder, kindNotMessageBuilder},
-	{builders.ErrUnknownKey, kindUnknownKey},
-	{builders.ErrMissingValue, kindMissingValue},
-	{builders.ErrInvalidValue, kindInvalidValue},
-	{builders.ErrInvalidKind, kindInvalidKind},
-	{rag.ErrNoEvidence, kindNoEvidence},
-}
-
 // problemOf describes err. Kind is the manager's for a manager error
-// (through any wrapping), else the builders' or service's, else "other".
+// (through any wrapping), else the builders' or service's, else "other"
+// (service.ErrorKind).
 func problemOf(err error) Problem {
-	p := Problem{Kind: manager.ErrorKind(err), Variables: []string{}, Message: err.Error(), Error: err.Error()}
+	p := Problem{Kind: service.ErrorKind(err), Variables: []string{}, Message: err.Error(), Error: err.Error()}
 	var me *manager.Error
 	if errors.As(err, &me) {
 		p.Template, p.Path, p.Line, p.Column, p.Message = me.Template, me.Path, me.Line, me.Col, me.Msg
@@ -135,14 +118,6 @@ func problemOf(err error) Problem {
 		p.Builder, p.Key = be.Builder, be.Key
 		if me == nil {
 			p.Message = be.Msg
-		}
-	}
-	if p.Kind == "other" {
-		for _, k := range builderKinds {
-			if errors.Is(err, k.err) {
-				p.Kind = k.kind
-				break
-			}
 		}
 	}
 	return p
