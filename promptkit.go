@@ -43,6 +43,8 @@
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
 //   - internal/registrytest: a real OCI registry for tests;
+//   - internal/gitset: a set as a git revision holds it (promptkit diff
+//     git:REF), read with git archive;
 //   - internal/atomicfile: writes a file atomically (temporary file,
 //     rename), also through an os.Root;
 //   - internal/jinjaoracle: Python's Jinja2 as the oracle of the
