@@ -55,6 +55,8 @@ const (
 	kindInvalidKind       = "invalid_kind"
 	kindNoEvidence        = "no_evidence"
 	kindNotMessageBuilder = "not_message_builder"
+	kindForbidden         = "forbidden"
+	kindConflict          = "conflict"
 )
 
 // statusOf is the HTTP status of each kind. A template problem is never a
@@ -82,6 +84,8 @@ var statusOf = map[string]int{
 	kindNoEvidence:        http.StatusUnprocessableEntity,
 	"chat_template":       http.StatusConflict,
 	kindNotMessageBuilder: http.StatusConflict,
+	kindConflict:          http.StatusConflict,
+	kindForbidden:         http.StatusForbidden,
 	kindBadRequest:        http.StatusBadRequest,
 	kindTooLarge:          http.StatusRequestEntityTooLarge,
 	kindUnauthorized:      http.StatusUnauthorized,

@@ -61,6 +61,7 @@ type Server struct {
 	files   fs.FS    // the set's files: root.FS() or the Set's fs.FS
 	metrics *metrics
 	events  *broadcaster
+	renders renders // the preview's fixtures at the last two generations
 	handler http.Handler
 
 	m      atomic.Pointer[manager.Manager] // nil while no set serves
@@ -110,6 +111,9 @@ func New(set Set, opts ...Option) (*Server, error) {
 		if err := o(&cfg); err != nil {
 			return nil, fmt.Errorf("server: %w", err)
 		}
+	}
+	if cfg.writes && (!cfg.preview || set.dir == "") {
+		return nil, errors.New("server: WithFixtureWrites needs WithPreview and a set in a directory (Dir)")
 	}
 	s := &Server{cfg: cfg, set: set, metrics: newMetrics(), events: newBroadcaster(), stop: make(chan struct{})}
 	s.handler = s.routes()
@@ -171,6 +175,7 @@ func (s *Server) install(m *manager.Manager, trigger string) {
 	s.m.Store(m)
 	s.buildService(m)
 	s.unsubscribe = m.Subscribe(s.reloaded)
+	s.followRenders(m)
 	err := m.LastError()
 	s.setStatus(&Status{Serving: true, OK: err == nil, Generation: m.Generation(), Digest: m.Digest(),
 		Templates: len(m.Templates()), Trigger: trigger, Time: time.Now(), Problems: problemsOf(err)})

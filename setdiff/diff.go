@@ -248,34 +248,39 @@ func render(ctx context.Context, a, b *Set, cfg *config) ([]Rendered, error) {
 			return nil, err
 		}
 		fa, fb := inA[id], inB[id]
-		rd := Rendered{Fixture: id}
+		status := ""
 		switch {
 		case fa == nil:
-			fa, rd.Status = fb, Added
+			fa, status = fb, Added
 		case fb == nil:
-			fb, rd.Status = fa, Removed
+			fb, status = fa, Removed
 		}
-		before, after := runA.Run(ctx, fa), runB.Run(ctx, fb)
-		rd.Kind, rd.Target, rd.Input = fb.Kind(), fb.Target(), fb.Input()
-		if !bytes.Equal(fa.Input(), fb.Input()) {
-			rd.InputChanged, rd.InputBefore = true, fa.Input()
-		}
-		rd.Before, rd.After = outputOf(before), outputOf(after)
-		if rd.Status == "" {
-			rd.Status = Unchanged
-			if rd.Before != rd.After {
-				rd.Status = Changed
-			}
-		}
-		if rd.Before != rd.After {
-			rd.Diff = fixture.Diff("before: "+id, "after: "+id, rd.Before.shown(), rd.After.shown())
-		}
-		if before.Tokens != nil && after.Tokens != nil {
-			rd.Tokens = &TokenDelta{Before: *before.Tokens, After: *after.Tokens, Delta: *after.Tokens - *before.Tokens}
-		}
-		out = append(out, rd)
+		out = append(out, rendered(id, fa, fb, sampleOf(runA.Run(ctx, fa)), sampleOf(runB.Run(ctx, fb)), status))
 	}
 	return out, nil
+}
+
+// rendered compares one fixture's samples: fa rendered before, fb after;
+// status is Added or Removed, or "" to tell Changed from Unchanged.
+func rendered(id string, fa, fb *fixture.Fixture, before, after Sample, status string) Rendered {
+	rd := Rendered{Fixture: id, Kind: fb.Kind(), Target: fb.Target(), Input: fb.Input(), Status: status,
+		Before: before.Outcome, After: after.Outcome}
+	if !bytes.Equal(fa.Input(), fb.Input()) {
+		rd.InputChanged, rd.InputBefore = true, fa.Input()
+	}
+	if rd.Status == "" {
+		rd.Status = Unchanged
+		if rd.Before != rd.After {
+			rd.Status = Changed
+		}
+	}
+	if rd.Before != rd.After {
+		rd.Diff = fixture.Diff("before: "+id, "after: "+id, rd.Before.shown(), rd.After.shown())
+	}
+	if before.Tokens != nil && after.Tokens != nil {
+		rd.Tokens = &TokenDelta{Before: *before.Tokens, After: *after.Tokens, Delta: *after.Tokens - *before.Tokens}
+	}
+	return rd
 }
 
 // outputOf is what a fixture's run rendered, or why it did not.
