@@ -3,6 +3,7 @@ package setdiff
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -301,4 +302,13 @@ func TestSchemaWalk(t *testing.T) {
 	}, contractChanges(t,
 		map[string]string{"t": `[{"name": "user", "schema": {"$ref": "schemas/user.json"}}]`},
 		map[string]string{"t": `[{"name": "user", "schema": {"$ref": "schemas/user.json"}}]`}, files...))
+}
+
+// The README's table of rules names every rule.
+func TestREADMEListsEveryRule(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	for _, r := range Rules() {
+		assert.Contains(t, string(readme), "`"+r.ID+"`", "README.md does not list %s", r.ID)
+	}
 }
