@@ -3,6 +3,7 @@ module github.com/seed-e7d2830f/promptkit
 go 1.26.0
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/opencontainers/go-digest v1.0.0

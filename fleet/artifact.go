@@ -21,7 +21,8 @@ import (
 )
 
 // The artifact: an OCI image manifest (version 1.1) whose artifactType is
-// ArtifactType, with the empty config and one layer per file of the set,
+// ArtifactType, with the empty config and one layer per file of the set
+// (MediaTypeIndex, MediaTypeFile) and of its fixtures (MediaTypeFixture),
 // each named by its path in the standard title annotation, as the oras CLI
 // names files (so "oras pull" unpacks a set into a directory too). One
 // blob per file means a file unchanged between two versions is one blob
@@ -76,12 +77,15 @@ type Info struct {
 func pack(ctx context.Context, s *Set, message string, created time.Time) (*memory.Store, ocispec.Descriptor, error) {
 	store := memory.New()
 	var layers []ocispec.Descriptor
-	for _, p := range s.Paths() {
-		mt := MediaTypeFile
-		if p == manager.IndexFile {
+	for _, p := range append(s.Paths(), s.fixturePaths()...) {
+		mt, data := MediaTypeFile, s.Files[p]
+		_, inSet := s.Files[p]
+		switch {
+		case p == manager.IndexFile:
 			mt = MediaTypeIndex
+		case !inSet:
+			mt, data = MediaTypeFixture, s.Fixtures[p]
 		}
-		data := s.Files[p]
 		desc := content.NewDescriptorFromBytes(mt, data)
 		desc.Annotations = map[string]string{AnnotationTitle: p}
 		if err := store.Push(ctx, desc, strings.NewReader(string(data))); err != nil {
@@ -146,8 +150,10 @@ func parseManifest(desc ocispec.Descriptor, data []byte) (*ocispec.Manifest, Inf
 			return nil, Info{}, fmt.Errorf("%w: %s: file path %q is not a clean relative path inside the set", ErrNotSet, desc.Digest, p)
 		case seen[p]:
 			return nil, Info{}, fmt.Errorf("%w: %s: file %q twice", ErrNotSet, desc.Digest, p)
-		case l.MediaType != MediaTypeFile && l.MediaType != MediaTypeIndex:
+		case l.MediaType != MediaTypeFile && l.MediaType != MediaTypeIndex && l.MediaType != MediaTypeFixture:
 			return nil, Info{}, fmt.Errorf("%w: %s: file %q has media type %q", ErrNotSet, desc.Digest, p, l.MediaType)
+		case l.MediaType == MediaTypeFixture && checkFixturePath(p) != nil:
+			return nil, Info{}, fmt.Errorf("%w: %s: %v", ErrNotSet, desc.Digest, checkFixturePath(p))
 		case l.Size < 0 || l.Size > MaxFileBytes:
 			return nil, Info{}, fmt.Errorf("%w: %s: file %q is %d bytes, more than %d", ErrNotSet, desc.Digest, p, l.Size, MaxFileBytes)
 		}
@@ -247,13 +253,17 @@ func fetchSet(ctx context.Context, target oras.ReadOnlyTarget, reference string)
 	if err != nil {
 		return nil, Info{}, err
 	}
-	s := &Set{Digest: info.SetDigest, Files: map[string][]byte{}}
+	s := &Set{Digest: info.SetDigest, Files: map[string][]byte{}, Fixtures: map[string][]byte{}}
 	for _, l := range man.Layers {
 		data, err := fetchBlob(ctx, target, reference, l.Annotations[AnnotationTitle], l)
 		if err != nil {
 			return nil, Info{}, err
 		}
-		s.Files[l.Annotations[AnnotationTitle]] = data
+		if l.MediaType == MediaTypeFixture {
+			s.Fixtures[l.Annotations[AnnotationTitle]] = data
+		} else {
+			s.Files[l.Annotations[AnnotationTitle]] = data
+		}
 	}
 	if err := s.verify(); err != nil {
 		return nil, Info{}, fmt.Errorf("fleet: %s: %w", info.Manifest, err)

@@ -15,7 +15,8 @@ func TestLibraryDoesNotDependOnOras(t *testing.T) {
 		t.Skip("no go command")
 	}
 	mod := "github.com/seed-e7d2830f/promptkit"
-	libs := []string{mod, mod + "/manager", mod + "/service", mod + "/builders", mod + "/contextstack", mod + "/rag"}
+	libs := []string{mod, mod + "/manager", mod + "/service", mod + "/builders", mod + "/contextstack", mod + "/rag",
+		mod + "/fixture", mod + "/settest", mod + "/setdiff"}
 	for _, pkg := range libs {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		require.NoError(t, err, string(out))

@@ -66,6 +66,20 @@
 // and one minute by default), and History.Truncated says when it stopped
 // before the end.
 //
+// # Fixtures, and the promotion gate
+//
+// A set's fixtures (its fixtures directory: package fixture's sample
+// inputs and golden files) travel with it as layers of their own media
+// type, outside its digest, so a registry's set can be tested. Tag with
+// WithGate asks a Gate before it moves a label — promptkit tag's runs the
+// candidate's fixtures and compares its contract with the set the label
+// points at now — and refuses a move the gate refuses (ErrGate), unless
+// it is forced (WithForce). A move with an actor (WithActor), or a forced
+// one, leaves a record in the registry: a small manifest of artifact type
+// PromotionType, a referrer of the set's manifest, annotated with the
+// history tag, the actor and what the gate said; History shows it
+// (Entry.Promotion).
+//
 // # Following a label
 //
 // Follow resolves the label, pulls and checks its set, and returns a

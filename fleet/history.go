@@ -135,6 +135,9 @@ type Entry struct {
 	// Err is set when the manifest is no promptkit set (another tool
 	// tagged something else); Info then holds the manifest digest only.
 	Err error
+	// Promotion is who made the move and whether it overrode the gate,
+	// when promptkit recorded it (see Tag); nil otherwise.
+	Promotion *Promotion
 }
 
 // History lists where the label of ref ("registry/repo:label") has
@@ -187,6 +190,9 @@ func history(ctx context.Context, repo *remote.Repository, ref, label string, li
 	}
 	var moves []move
 	for _, tag := range tags {
+		if referrersTag.MatchString(tag) {
+			continue // the index of a manifest's referrers: not a label
+		}
 		if label, t, ok := parseHistoryTag(tag); ok {
 			if label == h.Label {
 				moves = append(moves, move{tag, t})
@@ -207,6 +213,7 @@ func history(ctx context.Context, repo *remote.Repository, ref, label string, li
 		byManifest[d] = append(byManifest[d], l)
 	}
 	infos := map[string]Entry{}
+	records := map[string]map[string]*Promotion{} // manifest → history tag → its record
 	describe := func(reference string) (Entry, error) {
 		d, err := repo.Resolve(ctx, reference)
 		if err != nil {
@@ -220,6 +227,9 @@ func history(ctx context.Context, repo *remote.Repository, ref, label string, li
 			e.Err = err
 		} else {
 			e.Info = info
+			if records[e.Manifest], err = promotions(ctx, repo, d); err != nil {
+				return Entry{}, fmt.Errorf("fleet: history %s: %s: %w", ref, reference, err)
+			}
 		}
 		e.Labels = slices.Sorted(slices.Values(byManifest[e.Manifest]))
 		infos[e.Manifest] = e
@@ -231,6 +241,7 @@ func history(ctx context.Context, repo *remote.Repository, ref, label string, li
 			return nil, err
 		}
 		e.Time = mv.t
+		e.Promotion = records[e.Manifest][mv.tag]
 		h.Entries = append(h.Entries, e)
 	}
 	if h.Current != "" {

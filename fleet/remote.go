@@ -87,8 +87,15 @@ func (c *Client) Pull(ctx context.Context, ref, dir string) (Info, error) {
 // (Tag(ctx, "reg/prompts:staging", "production")), or roll back by
 // pointing the label at an earlier manifest again
 // (Tag(ctx, "reg/prompts@sha256:…", "production")). Only a promptkit set
-// can be labelled. The move is recorded in the label's history.
-func (c *Client) Tag(ctx context.Context, ref, label string) (Info, error) {
+// can be labelled. The move is recorded in the label's history. With
+// WithGate, the gate decides first whether the set may go there (see
+// Gate); WithActor and WithForce record who moved it and what the move
+// overrode.
+func (c *Client) Tag(ctx context.Context, ref, label string, opts ...TagOption) (Info, error) {
+	cfg := &tagConfig{}
+	for _, o := range opts {
+		o(cfg)
+	}
 	r, err := parseRef(ref)
 	if err != nil {
 		return Info{}, err
@@ -104,11 +111,20 @@ func (c *Client) Tag(ctx context.Context, ref, label string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	refusal, err := c.gate(ctx, repo, man, label, cfg)
+	if err != nil {
+		return Info{}, err
+	}
 	if err := repo.Tag(ctx, man, label); err != nil {
 		return Info{}, fmt.Errorf("fleet: tag %s as %s: %w", ref, label, err)
 	}
-	if err := repo.Tag(ctx, man, historyTag(label, time.Now())); err != nil {
+	now := time.Now()
+	hist := historyTag(label, now)
+	if err := repo.Tag(ctx, man, hist); err != nil {
 		return Info{}, fmt.Errorf("fleet: tag %s as %s: history tag: %w", ref, label, err)
+	}
+	if err := c.record(ctx, repo, man, label, hist, cfg, refusal, now); err != nil {
+		return info, err
 	}
 	return info, nil
 }
@@ -184,6 +200,10 @@ func writeTemp(s *Set, parent string) (string, error) {
 		return "", fmt.Errorf("fleet: %w", err)
 	}
 	if err := writeFiles(tmp, s.Files); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	if err := writeFiles(tmp, s.Fixtures); err != nil {
 		os.RemoveAll(tmp)
 		return "", err
 	}

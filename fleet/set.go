@@ -24,6 +24,10 @@ type Set struct {
 	// Files maps each file's slash path, relative to the set's root, to
 	// its bytes.
 	Files map[string][]byte
+	// Fixtures maps the path of each file of the set's fixtures directory
+	// (FixturesDir) to its bytes. They travel with the set, outside its
+	// digest.
+	Fixtures map[string][]byte
 }
 
 // Paths returns the set's file paths: index.json first, then the others
@@ -40,7 +44,7 @@ func (s *Set) Paths() []string {
 // Load loads and checks the template set in dir, as promptkit check does:
 // a set that does not load is refused with manager's *LoadError (every
 // problem), and a set that declares variables a template never uses with
-// ErrUnused. Files are read through os.Root, as manager.Open reads them,
+// ErrUnused. The files of its fixtures directory come along (Fixtures). Files are read through os.Root, as manager.Open reads them,
 // so neither a path nor a symlink leaves dir; a ConfigMap's ..data
 // symlinks are followed inside it.
 func Load(dir string, opts ...manager.Option) (*Set, error) {
@@ -68,7 +72,11 @@ func loadFS(fsys fs.FS, opts ...manager.Option) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{Digest: m.Digest(), Templates: len(m.Templates()), Files: files}
+	fixtures, err := loadFixtures(fsys, files)
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{Digest: m.Digest(), Templates: len(m.Templates()), Files: files, Fixtures: fixtures}
 	// The recorded files are what travels: they alone must make this set.
 	// This fails if the set changed while it was read, or if the manager
 	// ever reads a file the recorder misses.

@@ -45,8 +45,12 @@
 // against that file), and /v1/schemas/ serves exactly the files the
 // schemas reference, so that a client can validate before it calls.
 //
-// With WithPreview: GET / (the page, with /preview/ assets) and
-// GET /v1/files/{path} (a file the set uses, for the page's source pane).
+// With WithPreview: GET / (the page, with /preview/ assets),
+// GET /v1/files/{path} (a file the set uses, for the page's source pane),
+// GET /v1/fixtures (the set's fixtures and their inputs: the page's saved
+// samples), GET /v1/fixtures/diff (every fixture rendered at the last two
+// generations, compared) and, with WithFixtureWrites too, POST
+// /v1/fixtures (the form saved as a new fixture).
 //
 // Numbers in variables keep their form: 30 renders "30", 1.5 renders
 // "1.5" (manager.DecodeJSON); null is Python's None.

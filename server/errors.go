@@ -11,7 +11,6 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
-	"github.com/seed-e7d2830f/promptkit/rag"
 	"github.com/seed-e7d2830f/promptkit/service"
 )
 
@@ -58,6 +57,8 @@ const (
 	kindInvalidKind       = "invalid_kind"
 	kindNoEvidence        = "no_evidence"
 	kindNotMessageBuilder = "not_message_builder"
+	kindForbidden         = "forbidden"
+	kindConflict          = "conflict"
 )
 
 // An error response quotes what it is about — a value a client sent, a
@@ -115,6 +116,8 @@ var statusOf = map[string]int{
 	kindInvalidKind:       http.StatusUnprocessableEntity,
 	kindNoEvidence:        http.StatusUnprocessableEntity,
 	kindNotMessageBuilder: http.StatusConflict,
+	kindConflict:          http.StatusConflict,
+	kindForbidden:         http.StatusForbidden,
 	kindBadRequest:        http.StatusBadRequest,
 	kindTooLarge:          http.StatusRequestEntityTooLarge,
 	kindUnauthorized:      http.StatusUnauthorized,
@@ -136,27 +139,11 @@ func status(kind string) int {
 	return http.StatusInternalServerError
 }
 
-// builderKinds names the sentinels of the builders, the service and rag,
-// most specific first; a builder's render failure is named by the manager's
-// kind it wraps.
-var builderKinds = []struct {
-	err  error
-	kind string
-}{
-	{service.ErrUnknownBuilder, kindUnknownBuilder},
-	{service.ErrBuilderPanicked, kindBuilderPanicked},
-	{service.ErrNotMessageBuilder, kindNotMessageBuilder},
-	{builders.ErrUnknownKey, kindUnknownKey},
-	{builders.ErrMissingValue, kindMissingValue},
-	{builders.ErrInvalidValue, kindInvalidValue},
-	{builders.ErrInvalidKind, kindInvalidKind},
-	{rag.ErrNoEvidence, kindNoEvidence},
-}
-
 // problemOf describes err. Kind is the manager's for a manager error
-// (through any wrapping), else the builders' or service's, else "other".
+// (through any wrapping), else the builders' or service's, else "other"
+// (service.ErrorKind).
 func problemOf(err error) Problem {
-	p := Problem{Kind: manager.ErrorKind(err), Variables: []string{}, Message: err.Error(), Error: err.Error()}
+	p := Problem{Kind: service.ErrorKind(err), Variables: []string{}, Message: err.Error(), Error: err.Error()}
 	var me *manager.Error
 	if errors.As(err, &me) {
 		p.Template, p.Path, p.Line, p.Column, p.Message = me.Template, me.Path, me.Line, me.Col, me.Msg
@@ -169,14 +156,6 @@ func problemOf(err error) Problem {
 		p.Builder, p.Key = be.Builder, be.Key
 		if me == nil {
 			p.Message = be.Msg
-		}
-	}
-	if p.Kind == "other" {
-		for _, k := range builderKinds {
-			if errors.Is(err, k.err) {
-				p.Kind = k.kind
-				break
-			}
 		}
 	}
 	return p

@@ -29,6 +29,9 @@ func (s *Server) routes() http.Handler {
 		mux.HandleFunc("GET /v1/files/{path...}", s.serveFile)
 		mux.HandleFunc("GET /{$}", s.servePage)
 		mux.HandleFunc("GET /preview/{file}", s.serveAsset)
+		mux.HandleFunc("GET /v1/fixtures", s.listFixtures)
+		mux.HandleFunc("POST /v1/fixtures", s.saveFixture)
+		mux.HandleFunc("GET /v1/fixtures/diff", s.fixturesDiff)
 	}
 	var h http.Handler = jsonFallbacks(mux)
 	if s.cfg.token != "" {

@@ -37,6 +37,7 @@ type Option func(*config) error
 type config struct {
 	service   func(*manager.Manager) (*service.Service, error)
 	preview   bool
+	writes    bool // WithFixtureWrites
 	token     string
 	maxBody   int64
 	timeouts  Timeouts

@@ -62,6 +62,7 @@ type Server struct {
 	metrics  *metrics
 	inflight *inflight
 	events   *broadcaster
+	renders  renders // the preview's fixtures at the last two generations
 	handler  http.Handler
 
 	m      atomic.Pointer[manager.Manager] // nil while no set serves
@@ -111,6 +112,9 @@ func New(set Set, opts ...Option) (*Server, error) {
 		if err := o(&cfg); err != nil {
 			return nil, fmt.Errorf("server: %w", err)
 		}
+	}
+	if cfg.writes && (!cfg.preview || set.dir == "") {
+		return nil, errors.New("server: WithFixtureWrites needs WithPreview and a set in a directory (Dir)")
 	}
 	s := &Server{cfg: cfg, set: set, metrics: newMetrics(), inflight: newInflight(cfg.limits), events: newBroadcaster(), stop: make(chan struct{})}
 	s.handler = s.routes()
@@ -173,6 +177,7 @@ func (s *Server) install(m *manager.Manager, trigger string) {
 	s.m.Store(m)
 	s.buildService(m)
 	s.unsubscribe = m.Subscribe(s.reloaded)
+	s.followRenders(m)
 	err := m.LastError()
 	s.setStatus(&Status{Serving: true, OK: err == nil, Generation: m.Generation(), Digest: m.Digest(),
 		Templates: len(m.Templates()), Trigger: trigger, Time: time.Now(), Problems: problemsOf(err)})

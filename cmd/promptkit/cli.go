@@ -47,6 +47,8 @@ func commands() []command {
 		{"list", "list the templates of a set", true, runList},
 		{"render", "render one template with variables", true, runRender},
 		{"check", "check a template set and report every problem", true, runCheck},
+		{"test", "run the fixtures of a template set: goldens, expected texts and errors", true, runTest},
+		{"diff", "compare two template sets: files, the contract (breaking or not), rendered fixtures", false, runDiff},
 		{"gen", "generate the typed Go API of a template set", true, runGen},
 		{"watch", "keep a template set live and print each reload as JSON", true, runWatch},
 		{"serve", "serve a template set over HTTP, with a live preview page (--dev)", true, runServe},

@@ -20,11 +20,12 @@ first, from the registry's own data: the history tags promptkit writes at
 every push and tag (LABEL-at-TIME) and each manifest's annotations. One
 line per move: when, the manifest (to roll back to, with promptkit tag),
 the set digest hosts report, when the set was pushed, the labels pointing
-at it now, and the pusher's message. "*" marks where the label points
-now; a move made by another tool shows "-" as its time. What the registry
-says is printed with its control characters escaped. History reads at
-most 100 pages and 10,000 tags of the registry's tag list, for at most a
-minute; when it stops early it says so on standard error.
+at it now, who moved it (and "forced" when the move overrode the gate of
+promptkit tag), and the pusher's message. "*" marks where the label
+points now; a move made by another tool shows "-" as its time. What the
+registry says is printed with its control characters escaped. History
+reads at most 100 pages and 10,000 tags of the registry's tag list, for at
+most a minute; when it stops early it says so on standard error.
 
 Flags:
   --json        print the history as one JSON object
@@ -62,7 +63,7 @@ func runHistory(c *cli, args []string) error {
 		fmt.Fprintf(c.stdout, "%s -> %s\n", line(h.Label), line(h.Current))
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tLABELLED\tMANIFEST\tSET\tCREATED\tLABELS\tMESSAGE")
+	fmt.Fprintln(tw, "\tLABELLED\tMANIFEST\tSET\tCREATED\tLABELS\tBY\tMESSAGE")
 	for _, e := range h.Entries {
 		mark := ""
 		if e.Current {
@@ -72,8 +73,8 @@ func runHistory(c *cli, args []string) error {
 		if e.Err != nil {
 			message = e.Err.Error()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, stamp(e.Time, "2006-01-02T15:04:05.000Z"), line(e.Manifest),
-			line(short(e.SetDigest)), stamp(e.Created, "2006-01-02T15:04:05Z"), line(dash(strings.Join(e.Labels, ","))), line(dash(message)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, stamp(e.Time, "2006-01-02T15:04:05.000Z"), line(e.Manifest),
+			line(short(e.SetDigest)), stamp(e.Created, "2006-01-02T15:04:05Z"), line(dash(strings.Join(e.Labels, ","))), line(movedBy(e.Promotion)), line(dash(message)))
 	}
 	return tw.Flush()
 }
@@ -95,6 +96,9 @@ type entryJSON struct {
 	Labels    []string   `json:"labels"`
 	Current   bool       `json:"current"`
 	Error     string     `json:"error,omitempty"`
+	Actor     string     `json:"actor,omitempty"`
+	Forced    bool       `json:"forced,omitempty"`
+	Refusal   string     `json:"refusal,omitempty"` // what a forced move overrode
 }
 
 func printHistoryJSON(c *cli, h *fleet.History) error {
@@ -112,6 +116,9 @@ func printHistoryJSON(c *cli, h *fleet.History) error {
 		}
 		if e.Err != nil {
 			j.Error = e.Err.Error()
+		}
+		if p := e.Promotion; p != nil {
+			j.Actor, j.Forced, j.Refusal = p.Actor, p.Forced, p.Refusal
 		}
 		out.Entries = append(out.Entries, j)
 	}
@@ -147,4 +154,15 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// movedBy is who moved a label, "forced" when the move overrode the gate.
+func movedBy(p *fleet.Promotion) string {
+	switch {
+	case p == nil:
+		return "-"
+	case p.Forced:
+		return dash(p.Actor) + " (forced)"
+	}
+	return dash(p.Actor)
 }

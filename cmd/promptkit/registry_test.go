@@ -27,6 +27,7 @@ func TestRegistryCommands(t *testing.T) {
 	docker := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(docker, "config.json"), []byte(`{}`), 0o600))
 	t.Setenv("DOCKER_CONFIG", docker) // never the machine's credentials
+	t.Setenv("USER", "alice")         // who moves labels, in the history
 	repo := reg.Host + "/prompts"
 	index := `{"version":1,"templates":{"t":{"path":"t.md","variables":["name"]}}}`
 	v1 := writeSet(t, index, map[string]string{"t.md": "v1 {{ name }}"})
@@ -82,10 +83,10 @@ func TestRegistryCommands(t *testing.T) {
 	require.Len(t, lines, 5, stdout)
 	d1, d2 := strings.TrimPrefix(pin1, repo+"@"), strings.TrimPrefix(pin2, repo+"@")
 	assert.Equal(t, "production -> "+d1, lines[0])
-	assert.Regexp(t, `^ +LABELLED +MANIFEST +SET +CREATED +LABELS +MESSAGE$`, lines[1])
-	assert.Regexp(t, `^\* +\d{4}-\d\d-\d\dT[\d:.]+Z +`+d1+` +`+regexp.QuoteMeta(m1.Digest()[:19])+` +\S+ +production,v1 +first$`, lines[2])
-	assert.Regexp(t, `^ +\S+ +`+d2+` +sha256:\w{12} +\S+ +v2 +-$`, lines[3])
-	assert.Regexp(t, `^ +\S+ +`+d1+` .* production,v1 +first$`, lines[4])
+	assert.Regexp(t, `^ +LABELLED +MANIFEST +SET +CREATED +LABELS +BY +MESSAGE$`, lines[1])
+	assert.Regexp(t, `^\* +\d{4}-\d\d-\d\dT[\d:.]+Z +`+d1+` +`+regexp.QuoteMeta(m1.Digest()[:19])+` +\S+ +production,v1 +alice +first$`, lines[2])
+	assert.Regexp(t, `^ +\S+ +`+d2+` +sha256:\w{12} +\S+ +v2 +alice +-$`, lines[3])
+	assert.Regexp(t, `^ +\S+ +`+d1+` .* production,v1 +alice +first$`, lines[4])
 
 	code, stdout, stderr = runCLI(t, "", "history", repo+":production", "--plain-http", "--json")
 	require.Equal(t, 0, code, stderr)

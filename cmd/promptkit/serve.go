@@ -17,7 +17,7 @@ import (
 const tokenEnv = "PROMPTKIT_TOKEN"
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev]
+const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev] [--save-fixtures]
                        [--debounce D] [--poll D] [--bot-name NAME] [--note-prefix PREFIX]
                        [--max-connections N] [--max-renders N] [--queue-wait D]
                        [--max-response-bytes N] [--max-response-memory N]
@@ -40,7 +40,11 @@ Promptkit-Generation headers.
 --dev also serves the live preview page at /: pick a template, fill in its
 variables, see the prompt the server renders and the set's problems beside
 their lines; it follows every edit on disk. Without --dir, --dev serves the
-current directory when it holds index.json, else the embedded set.
+current directory when it holds index.json, else the embedded set. The
+page also lists the set's fixtures as samples to fill the form with, and
+shows what the last edit did to every fixture's output; --save-fixtures
+lets it save the form as a new fixture (and golden file) into the set's
+directory.
 
 Listens on 127.0.0.1:8080 by default: loopback only. To listen beyond it
 give --addr explicitly, set ` + tokenEnv + ` (then every request but
@@ -60,6 +64,7 @@ Flags:
   --dir DIR        the template directory (default: the embedded set, fixed)
   --addr HOST:PORT where to listen (default 127.0.0.1:8080; port 0 picks one)
   --dev            serve the preview page and the set's files
+  --save-fixtures  let the page save fixtures into the directory (with --dev)
   --debounce D     quiet period after a change before reloading (default 100ms)
   --poll D         also poll every D, where the platform reports no changes
   --bot-name NAME, --note-prefix PREFIX   the service's defaults, as for build
@@ -88,6 +93,7 @@ func runServe(c *cli, args []string) error {
 	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	dev := fs.Bool("dev", false, "serve the preview page")
+	saveFixtures := fs.Bool("save-fixtures", false, "let the page save fixtures")
 	debounce := fs.Duration("debounce", manager.DefaultDebounce, "quiet period")
 	poll := fs.Duration("poll", 0, "polling interval")
 	botName := fs.String("bot-name", "", "default bot name")
@@ -138,6 +144,12 @@ func runServe(c *cli, args []string) error {
 	}
 	if *dev {
 		opts = append(opts, server.WithPreview())
+	}
+	if *saveFixtures {
+		if !*dev || *dir == "" {
+			return usagef("--save-fixtures writes into a set's directory: give --dev and --dir DIR\n\n%s", serveUsage)
+		}
+		opts = append(opts, server.WithFixtureWrites())
 	}
 	if token := os.Getenv(tokenEnv); token != "" {
 		opts = append(opts, server.WithToken(token))

@@ -24,22 +24,11 @@ func setBuilders(m *manager.Manager, botName, notePrefix string) (*served, error
 	if botName == "" {
 		botName = service.DefaultBotName
 	}
-	all, err := service.DefaultBuilders(m, builders.Config{BotName: botName, NotePrefix: notePrefix})
+	keep, missing, err := service.ServableDefaults(m, builders.Config{BotName: botName, NotePrefix: notePrefix})
 	if err != nil {
 		return nil, usagef("--note-prefix %q: %v", notePrefix, err) // the only option that can be wrong
 	}
-	s := &served{missing: map[string][]string{}}
-	var keep []builders.Builder
-	for _, b := range all {
-		for _, t := range builders.Templates(b) {
-			if _, ok := m.Lookup(t); !ok {
-				s.missing[b.Name()] = append(s.missing[b.Name()], t)
-			}
-		}
-		if len(s.missing[b.Name()]) == 0 {
-			keep = append(keep, b)
-		}
-	}
+	s := &served{missing: missing}
 	if len(keep) > 0 {
 		if s.svc, err = service.New(m, service.WithBuilders(keep...)); err != nil {
 			return nil, err

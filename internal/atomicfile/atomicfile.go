@@ -2,12 +2,19 @@
 // full disk never leaves it cut: the new content goes to a temporary file
 // in the same directory, is flushed to the disk (fsync), and is renamed
 // over the old file in one step; on any failure the old file is left as
-// it was and the temporary file is removed. `promptkit gen --out` and the
-// fleet's disk cache write through it.
+// it was and the temporary file is removed.
+//
+// WriteFile writes a path (`promptkit gen --out`, the fleet's disk cache);
+// WriteIn writes through an *os.Root, so neither the name nor a symlink on
+// its way leaves the root (the preview server writes fixtures into a
+// template set that way, and `promptkit test --update` its golden files).
 package atomicfile
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,36 +40,42 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 		}
 		perm = st.Mode().Perm()
 	}
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+name+".tmp-")
+	root, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
+	defer root.Close()
+	return WriteIn(root, filepath.Base(path), data, perm)
+}
+
+// WriteIn writes data to name, a path relative to root, atomically, with
+// permission bits perm. Its directory must exist inside root.
+func WriteIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
+	var suffix [8]byte
+	_, _ = rand.Read(suffix[:]) // never fails (crypto/rand)
+	dir := filepath.Dir(name)
+	tmp := filepath.Join(dir, "."+filepath.Base(name)+".tmp-"+hex.EncodeToString(suffix[:]))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		os.Remove(f.Name())
+		return err
+	}
+	_, werr := f.Write(data)
+	merr := f.Chmod(perm) // the mode the caller asked for, whatever the umask
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, merr, serr, cerr); err != nil {
+		_ = root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := root.Rename(tmp, name); err != nil {
+		_ = root.Remove(tmp)
 		return err
 	}
 	// The rename is durable once the directory is flushed too; a system
 	// that cannot flush a directory (Windows) has renamed it all the same.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	if d, err := root.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
 	}
 	return nil
 }

@@ -104,114 +104,34 @@ function currentTemplate() {
   return state.templates.find((t) => t.name === state.current) || null;
 }
 
-function select(name, path) {
+async function select(name, path) {
   state.current = name;
   state.sourcePath = path || null;
   state.renderError = null;
   history.replaceState(null, "", "#" + encodeURIComponent(name));
   showTemplates();
-  showTemplate(true);
   loadSource();
-  render();
+  if (await showTemplate(true)) render();
 }
 
-// ---- the form ----
+// ---- the form (form.js builds it from the variables' schemas) ----
 
-function valuesOf(name) {
-  if (!state.values[name]) state.values[name] = {};
-  return state.values[name];
-}
-
-function showTemplate(force) {
+// showTemplate shows the chosen template and its form; it keeps the form
+// as it is (and the focus) when the declaration did not change, unless
+// force. It returns false when another template was chosen meanwhile.
+async function showTemplate(force) {
   const t = currentTemplate();
   $("empty").hidden = !!t;
   $("template").hidden = !t;
-  if (!t) return;
+  if (!t) return false;
   $("t-name").textContent = t.name;
   $("t-path").textContent = t.path;
   $("t-desc").textContent = t.description;
+  showSamples(t);
   const key = t.name + "\n" + JSON.stringify(t.variables);
-  if (!force && key === state.formKey) return; // keep the fields, and the focus, as they are
+  if (!force && key === state.formKey) return true; // keep the fields, and the focus, as they are
   state.formKey = key;
-  const vals = valuesOf(t.name);
-  const fields = $("fields");
-  fields.replaceChildren();
-  if (!t.variables.length) fields.appendChild(el("p", "note", "This template declares no variables."));
-  for (const v of t.variables) {
-    if (!vals[v.name]) {
-      // Defaults are filled in; a string default as text, anything else as JSON.
-      if (v.has_default) {
-        const isText = typeof v.default === "string";
-        vals[v.name] = { text: isText ? v.default : JSON.stringify(v.default), json: !isText };
-      } else {
-        vals[v.name] = { text: "", json: false };
-      }
-    }
-    fields.appendChild(field(t.name, v, vals[v.name]));
-  }
-}
-
-function field(tname, v, val) {
-  const wrap = el("div", "field");
-  wrap.dataset.var = v.name;
-  const head = el("div", "field-head");
-  const label = el("label", "", v.name);
-  label.htmlFor = "var-" + v.name;
-  head.appendChild(label);
-  head.appendChild(el("span", v.required ? "req" : "opt", v.required ? "required" : "optional"));
-  const jsonBox = el("label", "json-toggle");
-  const cb = document.createElement("input");
-  cb.type = "checkbox";
-  cb.checked = val.json;
-  cb.dataset.role = "json";
-  jsonBox.appendChild(cb);
-  jsonBox.appendChild(document.createTextNode(" JSON"));
-  head.appendChild(jsonBox);
-  wrap.appendChild(head);
-  const ta = document.createElement("textarea");
-  ta.id = "var-" + v.name;
-  ta.name = v.name;
-  ta.rows = Math.min(8, Math.max(1, val.text.split("\n").length));
-  ta.value = val.text;
-  ta.spellcheck = false;
-  if (v.has_default) ta.placeholder = "default: " + JSON.stringify(v.default);
-  else if (!v.required) ta.placeholder = "not passed: undefined in the template";
-  wrap.appendChild(ta);
-  const err = el("div", "field-error");
-  err.hidden = true;
-  wrap.appendChild(err);
-  if (v.description) wrap.appendChild(el("div", "help", v.description));
-  const changed = () => {
-    val.text = ta.value;
-    val.json = cb.checked;
-    scheduleRender();
-  };
-  ta.addEventListener("input", changed);
-  cb.addEventListener("change", changed);
-  return wrap;
-}
-
-// body collects the variables to send: empty fields are not passed, JSON
-// fields must parse. It returns null when one does not (and says where).
-function body(t) {
-  const vals = valuesOf(t.name);
-  const out = {};
-  let ok = true;
-  for (const v of t.variables) {
-    const val = vals[v.name];
-    const wrap = document.querySelector('.field[data-var="' + CSS.escape(v.name) + '"]');
-    const err = wrap && wrap.querySelector(".field-error");
-    if (err) err.hidden = true;
-    if (!val || val.text === "") continue;
-    if (!val.json) { out[v.name] = val.text; continue; }
-    try {
-      out[v.name] = JSON.parse(val.text);
-    } catch (e) {
-      ok = false;
-      if (err) { err.textContent = "not JSON: " + e.message; err.hidden = false; }
-    }
-  }
-  return ok ? out : null;
+  return buildFields(t);
 }
 
 // ---- rendering, on the server ----
@@ -226,7 +146,7 @@ async function render() {
   const t = currentTemplate();
   if (!t) return;
   const vars = body(t);
-  if (vars === null) return;
+  if (vars === null) { showStale("input"); return; } // the last render stays, marked
   const seq = ++state.seq;
   const action = state.chat[t.name] === t.hash ? "messages" : "render";
   let r;
@@ -243,6 +163,8 @@ async function render() {
   if (seq !== state.seq) return;
   const meta = "generation " + (r.headers.get("Promptkit-Generation") || "?") +
     " · template " + (r.headers.get("Promptkit-Template-Hash") || "").slice(0, 12);
+  showTokens(r.headers.get("Promptkit-Tokens"));
+  showStale(state.status && !state.status.ok ? "set" : null);
   if (r.ok) {
     state.renderError = null;
     if (action === "render") showText(await r.text(), meta);
@@ -258,6 +180,27 @@ async function render() {
     showRenderError(p);
   }
   if (seq === state.seq) showSourceProblems();
+}
+
+// showStale marks the result as not rendered from what the form and the
+// files say now: "set" when the set on disk does not load (the last good
+// set rendered it), "input" when a field is not valid JSON (the last
+// render stays); null clears the mark.
+function showStale(why) {
+  const mark = $("stale");
+  mark.hidden = !why;
+  $("result").classList.toggle("stale", !!why);
+  document.body.dataset.stale = why || "";
+  if (why === "set") mark.textContent = "stale: the files do not load; the last good set rendered this";
+  if (why === "input") mark.textContent = "stale: a field is not valid JSON; this is the last render";
+}
+
+// showTokens shows the prompt's number of tokens when the server counts
+// them (a Promptkit-Tokens header); nothing otherwise.
+function showTokens(count) {
+  const slot = $("result-tokens");
+  slot.hidden = count === null;
+  slot.textContent = count === null ? "" : count + " tokens";
 }
 
 function showText(text, meta) {
@@ -400,11 +343,14 @@ async function refreshOnce() {
   if (!state.current && !state.templates.length && state.status && state.status.problems.length) {
     state.sourcePath = state.sourcePath || state.status.problems[0].path;
   }
+  await loadFixtures();
   showStatus();
   showTemplates();
-  showTemplate(false);
-  await loadSource();
-  await render();
+  if (await showTemplate(false)) {
+    await loadSource();
+    await render();
+  }
+  await loadChanges();
 }
 
 function follow() {
@@ -427,5 +373,7 @@ function follow() {
 
 $("filter").addEventListener("input", showTemplates);
 $("form").addEventListener("submit", (e) => e.preventDefault());
+$("sample-pick").addEventListener("change", pickSample);
+$("save-btn").addEventListener("click", saveSample);
 refresh();
 follow();
