@@ -1,0 +1,207 @@
+package tokens
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// bpeModel is tokenizer.json's BPE model. A byte-level model (its
+// pre-tokenizer ends with ByteLevel) keeps its vocabulary as the raw bytes
+// its tokens stand for, so the text is never mapped to GPT-2's byte
+// alphabet and back; any other keeps the vocabulary's text.
+type bpeModel struct {
+	vocab        map[string]int32 // a token's text (raw bytes when byteLevel) → id; added tokens' contents over it, as the reference sets them
+	byteLevel    bool
+	byteIDs      [256]int32 // byteLevel: the id of each byte alone (-1: none)
+	merges       mergeTable
+	ignoreMerges bool
+	byteFallback bool
+	fallback     [256]int32 // byteFallback: the id of <0xHH> (-1: none)
+	unk          int32      // -1: no unknown token
+}
+
+// byteAlphabet maps GPT-2's byte-to-character alphabet back to bytes.
+var byteAlphabet = func() map[rune]byte {
+	m := make(map[rune]byte, 256)
+	n := 0
+	for b := 0; b < 256; b++ {
+		if '!' <= b && b <= '~' || 0xA1 <= b && b <= 0xAC || 0xAE <= b && b <= 0xFF {
+			m[rune(b)] = byte(b)
+		} else {
+			m[rune(256+n)] = byte(b)
+			n++
+		}
+	}
+	return m
+}()
+
+// unByteLevel returns the bytes a byte-level token stands for, or false
+// when it has a character outside the alphabet (no text makes it).
+func unByteLevel(tok string) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(tok))
+	for _, r := range tok {
+		c, ok := byteAlphabet[r]
+		if !ok {
+			return "", false
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
+}
+
+func (b *hfBuilder) bpe(m *modelJSON, byteLevel bool, added []addedTokenJSON) *bpeModel {
+	if b.err != nil {
+		return nil
+	}
+	switch {
+	case m.Type != "BPE" && m.Type != "":
+		b.unsupported("model", m.Type, "implemented: BPE")
+		return nil
+	case m.Type == "" && len(m.Merges) == 0:
+		b.unsupported("model", "without a type or merges", "implemented: BPE")
+		return nil
+	case m.Dropout != nil && *m.Dropout != 0:
+		b.unsupported("model.dropout", fmt.Sprint(*m.Dropout), "dropout makes encoding random")
+		return nil
+	case m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "":
+		b.unsupported("model.continuing_subword_prefix", fmt.Sprintf("%q", *m.ContinuingSubwordPrefix), "")
+		return nil
+	case m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "":
+		b.unsupported("model.end_of_word_suffix", fmt.Sprintf("%q", *m.EndOfWordSuffix), "")
+		return nil
+	case byteLevel && m.ByteFallback:
+		b.unsupported("model.byte_fallback", "with a ByteLevel pre-tokenizer", "")
+		return nil
+	case len(m.Vocab) == 0:
+		b.invalid("model.vocab is empty")
+		return nil
+	}
+	bm := &bpeModel{
+		vocab:        make(map[string]int32, len(m.Vocab)+len(added)),
+		byteLevel:    byteLevel,
+		ignoreMerges: m.IgnoreMerges,
+		byteFallback: m.ByteFallback,
+		unk:          -1,
+		merges:       make(mergeTable, len(m.Merges)),
+	}
+	key := func(tok string) (string, bool) {
+		if byteLevel {
+			return unByteLevel(tok)
+		}
+		return tok, true
+	}
+	for tok, id := range m.Vocab {
+		if k, ok := key(tok); ok {
+			bm.vocab[k] = id
+		}
+	}
+	for _, t := range added {
+		if k, ok := key(t.Content); ok {
+			bm.vocab[k] = t.ID
+		}
+	}
+	for i := range 256 {
+		bm.byteIDs[i], bm.fallback[i] = -1, -1
+		if id, ok := bm.vocab[string([]byte{byte(i)})]; ok && byteLevel {
+			bm.byteIDs[i] = id
+		}
+		if id, ok := bm.vocab[fmt.Sprintf("<0x%02X>", i)]; ok {
+			bm.fallback[i] = id
+		}
+	}
+	if m.UnkToken != nil {
+		if id, ok := m.Vocab[*m.UnkToken]; ok {
+			bm.unk = id
+		}
+	}
+	for i, raw := range m.Merges {
+		l, r, ok := parseMerge(raw)
+		if !ok {
+			b.invalid("model.merges[%d]: %s is not a pair of tokens", i, raw)
+			return nil
+		}
+		kl, okl := key(l)
+		kr, okr := key(r)
+		if !okl || !okr {
+			continue // a merge no text reaches
+		}
+		idl, okl := bm.vocab[kl]
+		idr, okr := bm.vocab[kr]
+		if !okl || !okr {
+			b.invalid("model.merges[%d]: %q or %q is not in the vocabulary", i, l, r)
+			return nil
+		}
+		id, ok := bm.vocab[kl+kr]
+		if !ok {
+			id = -1
+		}
+		bm.merges[pairKey(idl, idr)] = merged{rank: int32(i), id: id} // a later duplicate wins, as in the reference
+	}
+	return bm
+}
+
+// parseMerge reads a merge, "a b" or ["a", "b"].
+func parseMerge(raw json.RawMessage) (string, string, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		l, r, ok := strings.Cut(s, " ")
+		return l, r, ok && !strings.Contains(r, " ")
+	}
+	var pair []string
+	if json.Unmarshal(raw, &pair) == nil && len(pair) == 2 {
+		return pair[0], pair[1], true
+	}
+	return "", "", false
+}
+
+// encode emits the ids of one piece.
+func (m *bpeModel) encode(piece string, emit func(int32)) {
+	if m.ignoreMerges {
+		if id, ok := m.vocab[piece]; ok {
+			emit(id)
+			return
+		}
+	}
+	var buf [shortPiece + 2]sym
+	syms := buf[:0]
+	if m.byteLevel {
+		for i := 0; i < len(piece); i++ {
+			syms = append(syms, sym{id: m.byteIDs[piece[i]], start: int32(i)})
+		}
+	} else {
+		for i := 0; i < len(piece); {
+			_, n := utf8.DecodeRuneInString(piece[i:])
+			id, ok := m.vocab[piece[i:i+n]]
+			if !ok {
+				id = -1
+			}
+			syms = append(syms, sym{id: id, start: int32(i)})
+			i += n
+		}
+	}
+	syms = append(syms, sym{start: int32(len(piece))})
+	m.merges.merge(syms, piece, func(id int32, text string) {
+		switch {
+		case id >= 0:
+			emit(id)
+		case m.byteFallback && m.hasFallback(text):
+			for i := 0; i < len(text); i++ {
+				emit(m.fallback[text[i]])
+			}
+		case m.unk >= 0:
+			emit(m.unk)
+		}
+	})
+}
+
+func (m *bpeModel) hasFallback(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if m.fallback[text[i]] < 0 {
+			return false
+		}
+	}
+	return true
+}
