@@ -52,7 +52,25 @@ func (e *UnknownError) Unwrap() error {
 }
 
 func unknown(name string, known []string) error {
-	return &UnknownError{Name: name, Kind: "encoding", Suggestion: jinja.Suggest(name, known), Known: known}
+	return &UnknownError{Name: name, Kind: "encoding", Suggestion: suggest(name, known), Known: known}
+}
+
+// suggest is promptkit's did-you-mean, or else the one known name that
+// name begins (o200k → o200k_base).
+func suggest(name string, known []string) string {
+	if s := jinja.Suggest(name, known); s != "" {
+		return s
+	}
+	found := ""
+	for _, k := range known {
+		if name != "" && strings.HasPrefix(k, name) {
+			if found != "" {
+				return ""
+			}
+			found = k
+		}
+	}
+	return found
 }
 
 // UnsupportedError names the part of a tokenizer.json promptkit does not

@@ -24,15 +24,15 @@ type matcher func(s string, i int) int
 
 // A character class bit set for ASCII; runes above use the unicode tables.
 const (
-	cLetter = 1 << iota // \p{L}
-	cNumber             // \p{N}
-	cSpace              // \s as White_Space (Oniguruma's, Rust regex's, .NET's)
-	cUpper              // \p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}: o200k's "upper-ish"
-	cLower              // \p{Ll}\p{Lm}\p{Lo}\p{M}: o200k's "lower-ish"
-	cMark               // \p{M}
-	cPunct              // \p{P}
-	cSymbol             // \p{S}
-	cJSSpace            // \s of JavaScript: White_Space less U+0085, plus U+FEFF
+	cLetter  = 1 << iota // \p{L}
+	cNumber              // \p{N}
+	cSpace               // \s as White_Space (Oniguruma's, Rust regex's, .NET's)
+	cUpper               // \p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}: o200k's "upper-ish"
+	cLower               // \p{Ll}\p{Lm}\p{Lo}\p{M}: o200k's "lower-ish"
+	cMark                // \p{M}
+	cPunct               // \p{P}
+	cSymbol              // \p{S}
+	cJSSpace             // \s of JavaScript: White_Space less U+0085, plus U+FEFF
 )
 
 var asciiClass = func() (t [128]uint16) {

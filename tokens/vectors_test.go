@@ -150,6 +150,9 @@ func equalIDs(a, b []int) bool {
 // output with testdata/vectors byte for byte. It needs Node and
 // testdata/gen/node_modules (npm ci there): it skips without them, except
 // under CI=true, where .ci/run installs them.
+// raceEnabled is set by race_test.go under -race.
+var raceEnabled bool
+
 func TestVectorsCurrent(t *testing.T) {
 	node, err := exec.LookPath("node")
 	_, modErr := os.Stat("testdata/gen/node_modules/tiktoken/package.json")
@@ -159,8 +162,8 @@ func TestVectorsCurrent(t *testing.T) {
 		}
 		t.Skip("node or tokens/testdata/gen/node_modules is missing: run npm ci in tokens/testdata/gen to check the vectors against the references")
 	}
-	if testing.Short() {
-		t.Skip("-short: the references take about half a minute")
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: the references take about half a minute, and the run without -race checks them")
 	}
 	out := t.TempDir()
 	cmd := exec.Command(node, "gen.mjs", "--out", out)
