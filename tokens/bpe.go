@@ -144,12 +144,11 @@ func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b
 // symbol is not in the vocabulary) and its start in the piece.
 type sym struct{ id, start, rank, id2 int32 }
 
-// merge merges syms (whose starts index piece, with one sentinel at the
-// end) and calls out for each final symbol with its id and bytes.
-func (m mergeTable) merge(syms []sym, piece string, out func(id int32, text string)) {
+// merge merges syms (a piece's symbols, then a sentinel whose start is the
+// piece's length) and returns the final symbols, with the sentinel.
+func (m mergeTable) merge(syms []sym) []sym {
 	if len(syms) > shortPiece+1 {
-		m.mergeLong(syms, piece, out)
-		return
+		return m.mergeLong(syms)
 	}
 	rank := func(i int) {
 		syms[i].rank, syms[i].id2 = noRank, -1
@@ -179,12 +178,10 @@ func (m mergeTable) merge(syms []sym, piece string, out func(id int32, text stri
 			rank(at - 1)
 		}
 	}
-	for i := 0; i+1 < len(syms); i++ {
-		out(syms[i].id, piece[syms[i].start:syms[i+1].start])
-	}
+	return syms
 }
 
-func (m mergeTable) mergeLong(syms []sym, piece string, out func(id int32, text string)) {
+func (m mergeTable) mergeLong(syms []sym) []sym {
 	n := int32(len(syms) - 1)
 	nodes := make([]node, n+1)
 	for i := range nodes {
@@ -235,9 +232,11 @@ func (m mergeTable) mergeLong(syms []sym, piece string, out func(id int32, text 
 			}
 		}
 	}
-	for i := int32(0); nodes[i].next >= 0; i = nodes[i].next {
-		out(nodes[i].id, piece[nodes[i].start:nodes[nodes[i].next].start])
+	out := syms[:0]
+	for i := int32(0); i >= 0; i = nodes[i].next {
+		out = append(out, sym{id: nodes[i].id, start: nodes[i].start})
 	}
+	return out
 }
 
 // candidate is a pair in the heap: its rank and the node it starts at.

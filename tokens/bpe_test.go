@@ -45,12 +45,14 @@ func TestMergeHeapEqualsScan(t *testing.T) {
 			syms = append(syms, sym{id: id, start: int32(i)})
 		}
 		syms = append(syms, sym{start: int32(len(p))})
-		var out []int32
-		emit := func(id int32, _ string) { out = append(out, id) }
 		if long {
-			m.merges.mergeLong(syms, p, emit)
+			syms = m.merges.mergeLong(syms)
 		} else {
-			m.merges.merge(syms, p, emit)
+			syms = m.merges.merge(syms)
+		}
+		var out []int32
+		for _, s := range syms {
+			out = append(out, s.id, s.start)
 		}
 		return out
 	}
@@ -60,5 +62,20 @@ func TestMergeHeapEqualsScan(t *testing.T) {
 			continue
 		}
 		require.Equal(t, ids(p, false), ids(p, true), "%q", p)
+	}
+}
+
+// The word split of SentencePiece-style models (bpeModel.wordSplit) must
+// give what merging the whole piece gives: run both on the vectors' texts
+// with Llama 2's vocabulary (whose merges allow it).
+func TestWordSplitEqualsWholePiece(t *testing.T) {
+	tok := vectorTokenizer(t, "tokenizers/llama2/tokenizer.json.gz", nil)
+	m := tok.enc.(*hf).model
+	require.True(t, m.wordSplit, "Llama 2's merges never join a symbol to a ▁ after it")
+	whole := *m
+	whole.wordSplit = false
+	for _, c := range readTexts(t, "testdata/vectors") {
+		text := "\u2581" + strings.ReplaceAll(ValidUTF8(c.bytes(t)), " ", "\u2581")
+		require.Equal(t, whole.appendIDs(nil, text), m.appendIDs(nil, text), c.Name)
 	}
 }

@@ -145,6 +145,7 @@ type hf struct {
 	addedStrip map[string][2]bool
 	normalize  func(string) string // nil: none
 	steps      []preStep
+	single     matcher // the one step that cuts, when the others change nothing (Split, then ByteLevel without a split)
 	model      *bpeModel
 }
 
@@ -170,6 +171,7 @@ func (b *hfBuilder) build(f *tokenizerFile) *hf {
 	h.normalize = b.normalizer(f.Normalizer, "normalizer")
 	byteLevel := false
 	h.steps, byteLevel = b.preTokenizer(f.PreTokenizer)
+	h.single = singleMatcher(h.steps)
 	h.model = b.bpe(&f.Model, byteLevel, f.AddedTokens)
 	if b.err != nil {
 		return nil
@@ -265,12 +267,32 @@ type patternJSON struct {
 	Regex  *string `json:"Regex"`
 }
 
+// singleMatcher returns the matcher of steps when they are one Split,
+// alone or before a ByteLevel that neither adds a space nor splits.
+func singleMatcher(steps []preStep) matcher {
+	switch {
+	case len(steps) == 1:
+		if sp, ok := steps[0].(splitStep); ok {
+			return sp.m
+		}
+	case len(steps) == 2:
+		sp, ok := steps[0].(splitStep)
+		if bl, ok2 := steps[1].(byteLevelStep); ok && ok2 && !bl.prefixSpace && !bl.split {
+			return sp.m
+		}
+	}
+	return nil
+}
+
 func isNull(raw json.RawMessage) bool {
 	return len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null"
 }
 
-// encode runs the four steps over text, calling emit for each id.
-func (h *hf) encode(text string, emit func(int32)) {
+// encode runs the four steps over text, appending the ids to dst; with
+// count, it keeps none and returns their number.
+func (h *hf) encode(text string, dst []int32, count bool) ([]int32, int) {
+	n := 0
+	var a, b []string // the pieces of the pre-tokenizer's steps
 	sections := h.raw.split(text)
 	h.strip(sections)
 	for si, sec := range sections {
@@ -278,7 +300,7 @@ func (h *hf) encode(text string, emit func(int32)) {
 			continue
 		}
 		if id, ok := h.added[sec]; ok {
-			emit(id)
+			dst = append(dst, id)
 			continue
 		}
 		if h.normalize != nil {
@@ -294,12 +316,64 @@ func (h *hf) encode(text string, emit func(int32)) {
 				continue
 			}
 			if id, ok := h.added[sub]; ok {
-				emit(id)
+				dst = append(dst, id)
 				continue
 			}
-			h.preTokenize(sub, si, 0, emit)
+			if h.single != nil {
+				dst, n = h.encodeSingle(sub, dst, n, count)
+				continue
+			}
+			a = append(a[:0], sub)
+			for _, step := range h.steps {
+				b = b[:0]
+				for _, p := range a {
+					if p != "" {
+						b = step.appendPieces(b, p, si)
+					}
+				}
+				a, b = b, a
+			}
+			for _, p := range a {
+				if p != "" {
+					dst = h.model.appendIDs(dst, p)
+				}
+			}
+			if count {
+				n += len(dst)
+				dst = dst[:0]
+			}
 		}
 	}
+	return dst, n + len(dst)
+}
+
+// encodeSingle pre-tokenizes with one matcher (h.single) and encodes each
+// piece as it is found, without a list of the pieces.
+func (h *hf) encodeSingle(s string, dst []int32, n int, count bool) ([]int32, int) {
+	piece := func(p string) {
+		dst = h.model.appendIDs(dst, p)
+		if count {
+			n += len(dst)
+			dst = dst[:0]
+		}
+	}
+	gap := 0
+	for i := 0; i < len(s); {
+		if e := h.single(s, i); e > i {
+			if gap < i {
+				piece(s[gap:i])
+			}
+			piece(s[i:e])
+			i, gap = e, e
+			continue
+		}
+		_, k := class(s, i)
+		i += k
+	}
+	if gap < len(s) {
+		piece(s[gap:])
+	}
+	return dst, n
 }
 
 // strip applies lstrip and rstrip of the added tokens among parts to their
@@ -347,26 +421,14 @@ func trimJSSpace(s string, start bool) string {
 	return s
 }
 
-func (h *hf) preTokenize(s string, section, step int, emit func(int32)) {
-	if step == len(h.steps) {
-		h.model.encode(s, emit)
-		return
-	}
-	h.steps[step].apply(s, section, func(piece string) {
-		if piece != "" {
-			h.preTokenize(piece, section, step+1, emit)
-		}
-	})
-}
-
 func (h *hf) appendIDs(dst []int32, text string) []int32 {
-	h.encode(text, func(id int32) { dst = append(dst, id) })
+	dst, _ = h.encode(text, dst, false)
 	return dst
 }
 
 func (h *hf) count(text string) int {
-	n := 0
-	h.encode(text, func(int32) { n++ })
+	var buf [256]int32
+	_, n := h.encode(text, buf[:0], true)
 	return n
 }
 

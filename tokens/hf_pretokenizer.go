@@ -10,9 +10,9 @@ import (
 )
 
 // A preStep is one pre-tokenizer of a tokenizer.json: it cuts s (a
-// stretch of section number section) into pieces.
+// stretch of section number section) into pieces, appended to dst.
 type preStep interface {
-	apply(s string, section int, piece func(string))
+	appendPieces(dst []string, s string, section int) []string
 }
 
 // splitPatterns are the Split regexes promptkit implements, by their exact
@@ -41,19 +41,19 @@ func knownFamilies() string {
 
 type splitStep struct{ m matcher }
 
-func (p splitStep) apply(s string, _ int, piece func(string)) { splitPieces(s, p.m, piece) }
+func (p splitStep) appendPieces(dst []string, s string, _ int) []string {
+	return appendSplit(dst, s, p.m)
+}
 
 type literalSplit struct{ sep string }
 
-func (p literalSplit) apply(s string, _ int, piece func(string)) {
+func (p literalSplit) appendPieces(dst []string, s string, _ int) []string {
 	for {
 		i := strings.Index(s, p.sep)
 		if i < 0 {
-			piece(s)
-			return
+			return append(dst, s)
 		}
-		piece(s[:i])
-		piece(p.sep)
+		dst = append(dst, s[:i], p.sep)
 		s = s[i+len(p.sep):]
 	}
 }
@@ -66,15 +66,14 @@ type byteLevelStep struct{ prefixSpace, split bool }
 
 var gpt2JS = matchGPT2(cJSSpace)
 
-func (p byteLevelStep) apply(s string, _ int, piece func(string)) {
+func (p byteLevelStep) appendPieces(dst []string, s string, _ int) []string {
 	if p.prefixSpace && !strings.HasPrefix(s, " ") {
 		s = " " + s
 	}
 	if !p.split {
-		piece(s)
-		return
+		return append(dst, s)
 	}
-	splitPieces(s, gpt2JS, piece)
+	return appendSplit(dst, s, gpt2JS)
 }
 
 // metaspaceStep replaces spaces with the replacement (▁) and prepends one
@@ -84,19 +83,19 @@ type metaspaceStep struct {
 	scheme string // always, first, never
 }
 
-func (p metaspaceStep) apply(s string, section int, piece func(string)) {
+func (p metaspaceStep) appendPieces(dst []string, s string, section int) []string {
 	s = strings.ReplaceAll(s, " ", p.rep)
 	if !strings.HasPrefix(s, p.rep) && (p.scheme == "always" || p.scheme == "first" && section == 0) {
 		s = p.rep + s
 	}
-	piece(s)
+	return append(dst, s)
 }
 
 // digitsStep splits off ASCII digits (JavaScript's \d), each alone or in
 // runs.
 type digitsStep struct{ individual bool }
 
-func (p digitsStep) apply(s string, _ int, piece func(string)) {
+func (p digitsStep) appendPieces(dst []string, s string, _ int) []string {
 	isDigit := func(b byte) bool { return '0' <= b && b <= '9' }
 	for i := 0; i < len(s); {
 		j := i + 1
@@ -110,9 +109,10 @@ func (p digitsStep) apply(s string, _ int, piece func(string)) {
 				j++
 			}
 		}
-		piece(s[i:j])
+		dst = append(dst, s[i:j])
 		i = j
 	}
+	return dst
 }
 
 // preTokenizer reads the pre_tokenizer, and reports whether it ends with

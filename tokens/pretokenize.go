@@ -15,7 +15,7 @@ import (
 //
 // A scanner is a matcher: given the text and a position, it returns the end
 // of the expression's match that starts there, or -1. The split loop
-// (splitPieces) tries every position in turn, as a regexp's FindAll does;
+// (appendSplit) tries every position in turn, as a regexp's FindAll does;
 // text no match covers is a piece of its own (the "Isolated" behaviour of
 // Hugging Face's Split).
 
@@ -428,16 +428,16 @@ func matchDeepSeek(s string, i int) int {
 	return -1
 }
 
-// splitPieces calls piece for each match of m in s and for each stretch of
-// text between matches, in order.
-func splitPieces(s string, m matcher, piece func(string)) {
+// appendSplit appends to dst each match of m in s and each stretch of text
+// between matches, in order.
+func appendSplit(dst []string, s string, m matcher) []string {
 	gap := 0
 	for i := 0; i < len(s); {
 		if e := m(s, i); e > i {
 			if gap < i {
-				piece(s[gap:i])
+				dst = append(dst, s[gap:i])
 			}
-			piece(s[i:e])
+			dst = append(dst, s[i:e])
 			i, gap = e, e
 			continue
 		}
@@ -445,6 +445,7 @@ func splitPieces(s string, m matcher, piece func(string)) {
 		i += n
 	}
 	if gap < len(s) {
-		piece(s[gap:])
+		dst = append(dst, s[gap:])
 	}
+	return dst
 }

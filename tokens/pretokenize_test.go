@@ -66,11 +66,7 @@ func regexpPieces(t testing.TB, re *regexp2.Regexp, s string) []string {
 	return out
 }
 
-func scannerPieces(m matcher, s string) []string {
-	var out []string
-	splitPieces(s, m, func(p string) { out = append(out, p) })
-	return out
-}
+func scannerPieces(m matcher, s string) []string { return appendSplit(nil, s, m) }
 
 // pieceRunes are the runes the generated texts are made of: a few of each
 // class the scanners tell apart (ASCII, Unicode letters of every case,
