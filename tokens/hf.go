@@ -3,6 +3,7 @@ package tokens
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,12 +83,17 @@ func readLimited(f fs.File, err error) ([]byte, error) {
 // A model, normalizer or pre-tokenizer promptkit does not implement is an
 // *UnsupportedError naming it: promptkit never counts approximately.
 func ParseJSON(name string, data []byte) (*Tokenizer, error) {
-	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
+	if len(data) > 18 && data[0] == 0x1f && data[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
 		}
-		data, err = io.ReadAll(io.LimitReader(zr, maxTokenizerFile+1))
+		var buf bytes.Buffer
+		if size := binary.LittleEndian.Uint32(data[len(data)-4:]); size <= maxTokenizerFile {
+			buf.Grow(int(size) + bytes.MinRead) // gzip's trailer: the size, modulo 2³²
+		}
+		_, err = buf.ReadFrom(io.LimitReader(zr, maxTokenizerFile+1))
+		data = buf.Bytes()
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
 		}
@@ -127,15 +133,15 @@ type addedTokenJSON struct {
 }
 
 type modelJSON struct {
-	Type                    string            `json:"type"`
-	Dropout                 *float64          `json:"dropout"`
-	UnkToken                *string           `json:"unk_token"`
-	ContinuingSubwordPrefix *string           `json:"continuing_subword_prefix"`
-	EndOfWordSuffix         *string           `json:"end_of_word_suffix"`
-	ByteFallback            bool              `json:"byte_fallback"`
-	IgnoreMerges            bool              `json:"ignore_merges"`
-	Vocab                   map[string]int32  `json:"vocab"`
-	Merges                  []json.RawMessage `json:"merges"`
+	Type                    string     `json:"type"`
+	Dropout                 *float64   `json:"dropout"`
+	UnkToken                *string    `json:"unk_token"`
+	ContinuingSubwordPrefix *string    `json:"continuing_subword_prefix"`
+	EndOfWordSuffix         *string    `json:"end_of_word_suffix"`
+	ByteFallback            bool       `json:"byte_fallback"`
+	IgnoreMerges            bool       `json:"ignore_merges"`
+	Vocab                   vocabJSON  `json:"vocab"`
+	Merges                  mergesJSON `json:"merges"`
 }
 
 // hf is an encoder built from a tokenizer.json.

@@ -1,7 +1,6 @@
 package tokens
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -126,10 +125,10 @@ func (b *hfBuilder) bpe(m *modelJSON, byteLevel bool, added []addedTokenJSON) *b
 		}
 	}
 	crossing := false // a merge joins a symbol to a ▁ after it
-	for i, raw := range m.Merges {
-		l, r, ok := parseMerge(raw)
-		if !ok {
-			b.invalid("model.merges[%d]: %s is not a pair of tokens", i, raw)
+	for i, mp := range m.Merges {
+		l, r := mp.l, mp.r
+		if !mp.ok {
+			b.invalid("model.merges[%d]: %q is not a pair of tokens", i, mp.l)
 			return nil
 		}
 		kl, okl := key(l)
@@ -161,20 +160,6 @@ func (b *hfBuilder) bpe(m *modelJSON, byteLevel bool, added []addedTokenJSON) *b
 		bm.whole = make([]atomic.Uint32, maxID+1)
 	}
 	return bm
-}
-
-// parseMerge reads a merge, "a b" or ["a", "b"].
-func parseMerge(raw json.RawMessage) (string, string, bool) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		l, r, ok := strings.Cut(s, " ")
-		return l, r, ok && !strings.Contains(r, " ")
-	}
-	var pair []string
-	if json.Unmarshal(raw, &pair) == nil && len(pair) == 2 {
-		return pair[0], pair[1], true
-	}
-	return "", "", false
 }
 
 // appendIDs appends the ids of one piece to dst.
