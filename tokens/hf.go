@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
 	"unicode/utf8"
 )
@@ -110,7 +109,7 @@ func ParseJSON(name string, data []byte) (*Tokenizer, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	return &Tokenizer{name: path.Base(strings.ReplaceAll(name, `\`, "/")), enc: enc}, nil
+	return &Tokenizer{name: name, enc: enc}, nil
 }
 
 type tokenizerFile struct {

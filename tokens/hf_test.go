@@ -163,7 +163,7 @@ func TestReadFileAndOpen(t *testing.T) {
 	require.NoError(t, os.WriteFile(dir+"/tokenizer.json", data, 0o644))
 	tok, err := Open(dir + "/tokenizer.json")
 	require.NoError(t, err)
-	require.Equal(t, "tokenizer.json", tok.Name())
+	require.Equal(t, dir+"/tokenizer.json", tok.Name())
 	tok, err = Open("o200k_base")
 	require.NoError(t, err)
 	require.Equal(t, "o200k_base", tok.Name())
