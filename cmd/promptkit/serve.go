@@ -19,6 +19,7 @@ const tokenEnv = "PROMPTKIT_TOKEN"
 //promptkit:allow-inline CLI help text with an example, not a prompt
 const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev]
                        [--debounce D] [--poll D] [--bot-name NAME] [--note-prefix PREFIX]
+                       [--tokenizer NAME=tokenizer.json]...
 
 Serves a template set over HTTP for hosts not written in Go, hot-reloaded
 as "promptkit watch" does:
@@ -54,6 +55,9 @@ Flags:
   --debounce D     quiet period after a change before reloading (default 100ms)
   --poll D         also poll every D, where the platform reports no changes
   --bot-name NAME, --note-prefix PREFIX   the service's defaults, as for build
+  --tokenizer NAME=PATH   a model's tokenizer.json that ?tokens=NAME counts with,
+                   besides OpenAI's encodings (POST …:render?tokens=o200k_base
+                   answers the count in the Promptkit-Tokens header)
 
 Example:
   promptkit serve --dir ./prompts --dev
@@ -69,6 +73,8 @@ func runServe(c *cli, args []string) error {
 	poll := fs.Duration("poll", 0, "polling interval")
 	botName := fs.String("bot-name", "", "default bot name")
 	notePrefix := fs.String("note-prefix", "", "prefix of generated note ids")
+	var tokenizers varFlags
+	fs.Var(&tokenizers, "tokenizer", "NAME=PATH of a tokenizer.json (repeatable)")
 	pos, err := c.parse(fs, serveUsage, args)
 	if err != nil {
 		return err
@@ -105,6 +111,11 @@ func runServe(c *cli, args []string) error {
 	if *dev {
 		opts = append(opts, server.WithPreview())
 	}
+	topts, err := tokenizerOptions(tokenizers)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, topts...)
 	if token := os.Getenv(tokenEnv); token != "" {
 		opts = append(opts, server.WithToken(token))
 	}

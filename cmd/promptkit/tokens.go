@@ -12,6 +12,7 @@ import (
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 	"github.com/seed-e7d2830f/promptkit/manager"
 	"github.com/seed-e7d2830f/promptkit/message"
+	"github.com/seed-e7d2830f/promptkit/server"
 	"github.com/seed-e7d2830f/promptkit/tokens"
 )
 
@@ -36,6 +37,23 @@ func openCounter(spec string) (*tokens.Tokenizer, error) {
 		return nil, usagef("--tokens %s: %v", spec, err)
 	}
 	return tok, nil
+}
+
+// tokenizerOptions opens serve's --tokenizer NAME=PATH flags.
+func tokenizerOptions(pairs varFlags) ([]server.Option, error) {
+	var opts []server.Option
+	for _, p := range pairs {
+		name, path, ok := strings.Cut(p, "=")
+		if !ok || name == "" || path == "" {
+			return nil, usagef("--tokenizer %q: want NAME=PATH of a tokenizer.json", p)
+		}
+		tok, err := tokens.Open(path)
+		if err != nil {
+			return nil, usagef("--tokenizer %s: %v", p, err)
+		}
+		opts = append(opts, server.WithTokenizer(name, tok))
+	}
+	return opts, nil
 }
 
 // printCount writes "N tokens (NAME), M bytes" for text.
