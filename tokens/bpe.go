@@ -21,14 +21,80 @@ const (
 )
 
 // rankedBytes is tiktoken's vocabulary: a token's bytes to its rank, which
-// is its id.
-type rankedBytes map[string]int32
+// is its id. Tokens of up to 7 bytes (most of them, and every lookup of a
+// short merge) are also in an open-addressing table keyed by the bytes
+// packed into an integer: a merge loop looks ranks up many times per byte,
+// and a lookup there is a multiplication and, mostly, one cache line,
+// where a Go map hashes and compares a string.
+type rankedBytes struct {
+	m     map[string]int32
+	short []packedSlot
+	shift uint
+}
+
+type packedSlot struct {
+	key  uint64 // packBytes of the token; 0: empty
+	rank int32
+}
+
+// packBytes packs up to 7 bytes and their length into a nonzero integer.
+func packBytes(s string) uint64 {
+	k := uint64(len(s)) << 56
+	for i := 0; i < len(s); i++ {
+		k |= uint64(s[i]) << (8 * i)
+	}
+	return k
+}
+
+func newRankedBytes(m map[string]int32) *rankedBytes {
+	n := 0
+	for tok := range m {
+		if len(tok) <= 7 {
+			n++
+		}
+	}
+	bits := uint(1)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	v := &rankedBytes{m: m, short: make([]packedSlot, 1<<bits), shift: 64 - bits}
+	for tok, r := range m {
+		if len(tok) > 7 {
+			continue
+		}
+		k := packBytes(tok)
+		i := (k * 0x9E3779B97F4A7C15) >> v.shift
+		for v.short[i].key != 0 {
+			i = (i + 1) & uint64(len(v.short)-1)
+		}
+		v.short[i] = packedSlot{k, r}
+	}
+	return v
+}
+
+// rank returns the rank of the token whose bytes are s.
+func (v *rankedBytes) rank(s string) (int32, bool) {
+	if len(s) > 7 {
+		r, ok := v.m[s]
+		return r, ok
+	}
+	k := packBytes(s)
+	mask := uint64(len(v.short) - 1)
+	for i := (k * 0x9E3779B97F4A7C15) >> v.shift; ; i = (i + 1) & mask {
+		switch v.short[i].key {
+		case k:
+			return v.short[i].rank, true
+		case 0:
+			return 0, false
+		}
+	}
+}
 
 type span struct{ start, rank int32 }
 
 // encode appends the ids of piece to dst.
-func (v rankedBytes) encode(piece string, dst []int32) []int32 {
-	if id, ok := v[piece]; ok {
+func (v *rankedBytes) encode(piece string, dst []int32) []int32 {
+	if id, ok := v.rank(piece); ok {
 		return append(dst, id)
 	}
 	if len(piece) > shortPiece {
@@ -41,7 +107,7 @@ func (v rankedBytes) encode(piece string, dst []int32) []int32 {
 	}
 	rank := func(i, skip int) int32 {
 		if i+skip+2 < len(parts) {
-			if r, ok := v[piece[parts[i].start:parts[i+skip+2].start]]; ok {
+			if r, ok := v.rank(piece[parts[i].start:parts[i+skip+2].start]); ok {
 				return r
 			}
 		}
@@ -67,7 +133,8 @@ func (v rankedBytes) encode(piece string, dst []int32) []int32 {
 		parts = append(parts[:at+1], parts[at+2:]...)
 	}
 	for i := 0; i+1 < len(parts); i++ {
-		dst = append(dst, v[piece[parts[i].start:parts[i+1].start]])
+		r, _ := v.rank(piece[parts[i].start:parts[i+1].start])
+		dst = append(dst, r)
 	}
 	return dst
 }
@@ -77,7 +144,7 @@ func (v rankedBytes) encode(piece string, dst []int32) []int32 {
 // rank of merging it with the next.
 type node struct{ start, prev, next, id, rank int32 }
 
-func (v rankedBytes) encodeLong(piece string, dst []int32) []int32 {
+func (v *rankedBytes) encodeLong(piece string, dst []int32) []int32 {
 	n := int32(len(piece))
 	nodes := make([]node, n+1)
 	for i := range nodes {
@@ -89,7 +156,7 @@ func (v rankedBytes) encodeLong(piece string, dst []int32) []int32 {
 		if j < 0 || nodes[j].next < 0 {
 			return noRank
 		}
-		if r, ok := v[piece[i:nodes[nodes[j].next].start]]; ok {
+		if r, ok := v.rank(piece[i:nodes[nodes[j].next].start]); ok {
 			return r
 		}
 		return noRank
@@ -127,7 +194,8 @@ func (v rankedBytes) encodeLong(piece string, dst []int32) []int32 {
 		}
 	}
 	for i := int32(0); nodes[i].next >= 0; i = nodes[i].next {
-		dst = append(dst, v[piece[i:nodes[nodes[i].next].start]])
+		r, _ := v.rank(piece[i:nodes[nodes[i].next].start])
+		dst = append(dst, r)
 	}
 	return dst
 }

@@ -76,7 +76,7 @@ func loadEncoding(spec encodingSpec) (*Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokens: %s: %w", spec.name, err)
 	}
-	ranks := make(rankedBytes, spec.size)
+	ranks := make(map[string]int32, spec.size)
 	for id := 0; id <= spec.last; id++ {
 		b, err := codec.Decode([]uint{uint(id)})
 		if err != nil {
@@ -87,13 +87,13 @@ func loadEncoding(spec encodingSpec) (*Tokenizer, error) {
 	if len(ranks) != spec.size {
 		return nil, fmt.Errorf("tokens: %s: the vocabulary of github.com/tiktoken-go/tokenizer has %d distinct tokens, want %d", spec.name, len(ranks), spec.size)
 	}
-	return &Tokenizer{name: spec.name, enc: &tiktoken{ranks: ranks, split: spec.split}}, nil
+	return &Tokenizer{name: spec.name, enc: &tiktoken{ranks: newRankedBytes(ranks), split: spec.split}}, nil
 }
 
 // tiktoken encodes as OpenAI's tiktoken: split by the encoding's pattern,
 // then merge each piece by the ranks of its byte sequences.
 type tiktoken struct {
-	ranks rankedBytes
+	ranks *rankedBytes
 	split matcher
 }
 
@@ -111,7 +111,7 @@ func (e *tiktoken) count(text string) int {
 	n := 0
 	for i := 0; i < len(text); {
 		j := e.next(text, i)
-		if _, ok := e.ranks[text[i:j]]; ok {
+		if _, ok := e.ranks.rank(text[i:j]); ok {
 			n++
 		} else {
 			n += len(e.ranks.encode(text[i:j], buf[:0]))
