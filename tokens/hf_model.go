@@ -29,6 +29,11 @@ type bpeModel struct {
 	whole []atomic.Uint32
 }
 
+// maxTokenID bounds a tokenizer.json's ids (the largest vocabularies have
+// about 260,000 tokens), so that a file cannot make promptkit allocate
+// tables for billions.
+const maxTokenID = 1 << 24
+
 // byteAlphabet maps GPT-2's byte-to-character alphabet back to bytes.
 var byteAlphabet = func() map[rune]byte {
 	m := make(map[rune]byte, 256)
@@ -100,15 +105,22 @@ func (b *hfBuilder) bpe(m *modelJSON, byteLevel bool, added []addedTokenJSON) *b
 		}
 		return tok, true
 	}
+	maxID := int32(0)
 	for tok, id := range m.Vocab {
 		if k, ok := key(tok); ok {
 			bm.vocab[k] = id
 		}
+		maxID = max(maxID, id)
 	}
 	for _, t := range added {
 		if k, ok := key(t.Content); ok {
 			bm.vocab[k] = t.ID
 		}
+		maxID = max(maxID, t.ID)
+	}
+	if maxID >= maxTokenID {
+		b.invalid("a token id of %d: ids are below %d", maxID, maxTokenID)
+		return nil
 	}
 	for i := range 256 {
 		bm.byteIDs[i], bm.fallback[i] = -1, -1
@@ -153,10 +165,6 @@ func (b *hfBuilder) bpe(m *modelJSON, byteLevel bool, added []addedTokenJSON) *b
 	}
 	bm.wordSplit = !byteLevel && !crossing
 	if byteLevel {
-		maxID := int32(0)
-		for _, id := range bm.vocab {
-			maxID = max(maxID, id)
-		}
 		bm.whole = make([]atomic.Uint32, maxID+1)
 	}
 	return bm

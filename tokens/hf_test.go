@@ -134,6 +134,7 @@ func TestTokenizerJSONInvalid(t *testing.T) {
 		"empty vocab":  `{"model": {"type": "BPE", "vocab": {}, "merges": []}}`,
 		"bad merge":    `{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a"]}}`,
 		"merge absent": `{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a z"]}}`,
+		"huge id":      `{"model": {"type": "BPE", "vocab": {"a": 2000000000}, "merges": []}, "pre_tokenizer": {"type": "ByteLevel"}}`,
 		"bad gzip":     "\x1f\x8b\x08garbage",
 	} {
 		_, err := ParseJSON("x.json", []byte(data))
@@ -167,4 +168,23 @@ func TestReadFileAndOpen(t *testing.T) {
 	tok, err = Open("o200k_base")
 	require.NoError(t, err)
 	require.Equal(t, "o200k_base", tok.Name())
+}
+
+// FuzzParseJSON: any file is a tokenizer or an error, never a panic, and a
+// tokenizer counts any text.
+func FuzzParseJSON(f *testing.F) {
+	data, err := json.Marshal(tiny())
+	require.NoError(f, err)
+	f.Add(data)
+	f.Add([]byte(`{"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [["a", "b"]]}, "pre_tokenizer": {"type": "ByteLevel"}}`))
+	f.Add([]byte(`{"added_tokens": [{"id": 0, "content": "<s>", "lstrip": true}], "model": {"vocab": {"<s>": 0}, "merges": []}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tok, err := ParseJSON("f.json", data)
+		if err != nil {
+			return
+		}
+		for _, s := range []string{"", "ab a b", " <s> ▁x\xff", "中文 123 👍🏽\n\n  "} {
+			require.Equal(t, len(tok.Encode(s)), tok.Count(s))
+		}
+	})
 }
