@@ -14,6 +14,8 @@
 //     knowledge-base chunks, tool results and history;
 //   - contextstack: typed, prioritised layers that assemble the system
 //     prompt, tools and documents of every model call;
+//   - tokens: exact, offline token counts: OpenAI's encodings and open
+//     models' tokenizer.json, held to the reference tokenizers;
 //   - server: the HTTP API (promptkit serve) for hosts in any language, and
 //     the live preview page for template authors;
 //   - fleet: template sets as OCI artifacts (push, pull, tag, history)

@@ -8,6 +8,7 @@ require (
 	github.com/flosch/pongo2/v6 v6.0.0
 	github.com/nikolalohinski/gonja/v2 v2.9.1
 	github.com/seed-e7d2830f/promptkit v0.0.0
+	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/tmc/langchaingo v0.1.14
 )
 
@@ -16,6 +17,7 @@ require (
 	github.com/Masterminds/semver/v3 v3.2.0 // indirect
 	github.com/Masterminds/sprig/v3 v3.2.3 // indirect
 	github.com/dlclark/regexp2 v1.11.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect

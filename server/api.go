@@ -177,6 +177,10 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, requestProblem(kindNotFound, "want POST /v1/templates/{name}:render or /v1/templates/{name}:messages"), nil)
 		return
 	}
+	tok, ok := s.tokenizer(w, r)
+	if !ok {
+		return
+	}
 	vars, ok := s.readVars(w, r)
 	if !ok {
 		return
@@ -208,6 +212,9 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 	setSet(w.Header(), gen, digest)
 	if hash != "" {
 		w.Header().Set(HeaderTemplateHash, hash)
+	}
+	if tok != nil && err == nil {
+		setTokens(w.Header(), r.URL.Query().Get("tokens"), tok, text, msgs)
 	}
 	switch {
 	case err != nil:

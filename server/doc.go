@@ -33,6 +33,8 @@
 //	GET  /v1/schemas/{path}             a schema file a variable's schema $refs (relative to the set's root), application/schema+json
 //	POST /v1/templates/{name}:render    body: a JSON object of variables (empty: none) → the prompt, text/plain, exactly
 //	POST /v1/templates/{name}:messages  the same body → the chat messages, as manager.Message marshals them
+//	POST …:render?tokens=NAME           the same, with the prompt's token count in Promptkit-Tokens (and Promptkit-Tokenizer: NAME); on :messages, of the messages' text
+//	GET  /v1/tokenizers                 {"tokenizers": [names ?tokens= takes: OpenAI's encodings, and those added with WithTokenizer]}
 //	GET  /v1/builders                   {"builders": [{name, template, keys}]}
 //	POST /v1/builders/{name}:build      body: {"task": {"id", "title", "intent"}, "data": {…}} → the prompt (a message builder's: its messages as JSON)
 //	GET  /v1/status                     the Status of the set: serving, ok, generation, digest, templates, trigger, time, problems

@@ -25,6 +25,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/schemas/{path...}", s.serveSchema)
 	mux.HandleFunc("GET /v1/builders", s.listBuilders)
 	mux.HandleFunc("POST /v1/builders/{call}", s.builderCall)
+	mux.HandleFunc("GET /v1/tokenizers", s.listTokenizers)
 	if s.cfg.preview {
 		mux.HandleFunc("GET /v1/files/{path...}", s.serveFile)
 		mux.HandleFunc("GET /{$}", s.servePage)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/manager"
 	"github.com/seed-e7d2830f/promptkit/service"
+	"github.com/seed-e7d2830f/promptkit/tokens"
 )
 
 // Defaults of the options; each is documented on its option.
@@ -45,6 +46,8 @@ type config struct {
 	retry     time.Duration
 	log       *slog.Logger
 	limits    Limits
+	// tokenizers are the tokenizers ?tokens= names besides the encodings (tokens.go).
+	tokenizers map[string]*tokens.Tokenizer
 }
 
 func defaults() config {

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -19,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/tokens"
 	"github.com/stretchr/testify/require"
 )
 
@@ -174,7 +176,20 @@ func TestPreviewInBrowser(t *testing.T) {
 	// Fill the form: the page shows exactly what the server renders.
 	const intent = "查询明天北京的天气"
 	do("type the intent", chromedp.SendKeys(chromedp.ID("var-intent"), intent))
-	waitFor("the rendered prompt", outputIs, render("title", map[string]any{"intent": intent}))
+	first := render("title", map[string]any{"intent": intent})
+	waitFor("the rendered prompt", outputIs, first)
+	// Tokens beside bytes, counted by the server (o200k_base first, then
+	// the tokenizer picked).
+	const metaEnds = `(want) => document.getElementById("result-meta").textContent.endsWith(want)`
+	for _, enc := range []string{"o200k_base", "cl100k_base"} {
+		tok, err := tokens.Encoding(enc)
+		require.NoError(t, err)
+		if enc != "o200k_base" {
+			do("pick "+enc, chromedp.SetValue(chromedp.ID("tokenizer"), enc),
+				chromedp.Evaluate[chromedp.Void](`document.getElementById("tokenizer").dispatchEvent(new Event("change"))`))
+		}
+		waitFor("the "+enc+" count beside the bytes", metaEnds, fmt.Sprintf("%d bytes · %d tokens (%s)", len(first), tok.Count(first), enc))
+	}
 	require.Contains(t, text(`document.getElementById("source").innerText`), "<intent>{{ intent }}</intent>", "the source pane shows the file")
 
 	// Edit the file on disk: the page follows by itself and keeps the value typed.

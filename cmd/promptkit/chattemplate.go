@@ -15,6 +15,7 @@ import (
 const chatTemplateUsage = `Usage: promptkit chat-template (--config tokenizer_config.json | --template FILE)
          --messages FILE|- [--tools FILE] [--documents FILE] [--add-generation-prompt]
          [--set KEY=JSON]... [--bos TOKEN] [--eos TOKEN] [--variant NAME] [--now TIME]
+         [--tokens tokenizer.json]
 
 Applies a model's chat template to a conversation and prints the prompt
 string exactly, as Hugging Face transformers' apply_chat_template does:
@@ -26,7 +27,9 @@ tokenizer_config.json (--variant picks one of several named templates);
 JSON lists (the order of keys is kept); --set passes one of the
 template's own settings as JSON (--set enable_thinking=false); --now fixes
 strftime_now's clock (RFC 3339). A template that refuses the conversation
-(raise_exception) exits 1 with its message.
+(raise_exception) exits 1 with its message. --tokens counts the prompt
+with the model's tokenizer.json (or an encoding) and prints the count on
+stderr: the chat's exact size, special tokens included, one id each.
 
 Example:
   promptkit chat-template --config tokenizer_config.json --messages chat.json --add-generation-prompt
@@ -44,6 +47,7 @@ func runChatTemplate(c *cli, args []string) error {
 	bos := fs.String("bos", "", "bos_token (default: the config's)")
 	eos := fs.String("eos", "", "eos_token (default: the config's)")
 	now := fs.String("now", "", "strftime_now's time, RFC 3339 (default: now)")
+	counter := tokensFlag(fs)
 	var sets varFlags
 	fs.Var(&sets, "set", "KEY=JSON, a setting of the template (repeatable)")
 	pos, err := c.parse(fs, chatTemplateUsage, args)
@@ -58,6 +62,10 @@ func runChatTemplate(c *cli, args []string) error {
 	}
 	if *msgsFile == "" {
 		return usagef("chat-template needs --messages\n\n%s", chatTemplateUsage)
+	}
+	tok, err := openCounter(*counter)
+	if err != nil {
+		return err
 	}
 	var opts []manager.Option
 	if *now != "" {
@@ -127,6 +135,9 @@ func runChatTemplate(c *cli, args []string) error {
 	}
 	if err := c.writePrompt(out); err != nil {
 		return fmt.Errorf("writing output: %w", err)
+	}
+	if tok != nil {
+		printCount(c.stderr, tok, out)
 	}
 	return nil
 }

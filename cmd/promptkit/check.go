@@ -13,7 +13,7 @@ import (
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const checkUsage = `Usage: promptkit check [--strict] [DIR | --dir DIR]
+const checkUsage = `Usage: promptkit check [--strict] [--tokens ENC] [DIR | --dir DIR]
 
 Loads and checks a whole template set and prints every problem, one a
 line, as path:line:col: message: index.json against its JSON Schema
@@ -28,9 +28,16 @@ A template file that is empty or holds only whitespace renders nothing
 whatever it is given; check prints a warning line for it and still exits
 0, or 1 with --strict.
 
+--tokens ENC also prints, for each template of a set that checks, the
+tokens of its fixed text (its literal text outside tags, each piece once)
+and of the part every render prints, counted with an encoding
+(o200k_base, cl100k_base, p50k_base, r50k_base) or a model's
+tokenizer.json.
+
 Flags:
   --dir DIR   template set directory (default: the embedded set)
   --strict    warnings fail the check too (exit 1)
+  --tokens ENC  print each template's fixed-text tokens
 
 Example:
   promptkit check ./prompts
@@ -40,6 +47,7 @@ func runCheck(c *cli, args []string) error {
 	fs := c.newFlags("check", checkUsage)
 	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	strict := fs.Bool("strict", false, "warnings fail the check too (exit 1)")
+	counter := tokensFlag(fs)
 	pos, err := c.parse(fs, checkUsage, args)
 	if err != nil {
 		return err
@@ -56,6 +64,10 @@ func runCheck(c *cli, args []string) error {
 		if err := checkSetDir(*dir); err != nil {
 			return err // no set to report on: an error, on stderr
 		}
+	}
+	tok, err := openCounter(*counter)
+	if err != nil {
+		return err
 	}
 	bad := checkIndexSchema(c, *dir)
 	m, err := openSet(*dir)
@@ -85,6 +97,11 @@ func runCheck(c *cli, args []string) error {
 	}
 	if *strict && len(warnings) > 0 {
 		return errReported
+	}
+	if tok != nil {
+		if err := printFixedText(c.stdout, *dir, m, tok); err != nil {
+			return err
+		}
 	}
 	noun := "templates"
 	if len(m.Templates()) == 1 {

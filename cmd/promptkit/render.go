@@ -9,7 +9,7 @@ import (
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const renderUsage = `Usage: promptkit render NAME [--messages] [--var KEY=VALUE]... [--vars FILE|-] [--dir DIR]
+const renderUsage = `Usage: promptkit render NAME [--messages] [--var KEY=VALUE]... [--vars FILE|-] [--dir DIR] [--tokens ENC]
 
 Renders template NAME and prints the result exactly. On a terminal, a
 result that does not end with a newline gets one, so the shell prompt
@@ -19,11 +19,16 @@ their form); --var sets one string variable and wins over --vars.
 --messages renders into chat messages ({% chat %} blocks; a template
 without them is one user message) and prints them as a JSON array:
 [{"role": "system", "content": "…"}, …]. A chat template needs it: it
-renders to messages, not to one text.
+renders to messages, not to one text. --tokens ENC counts the result's
+tokens with an encoding (o200k_base, cl100k_base, p50k_base, r50k_base)
+or a model's tokenizer.json and prints the count on stderr (with
+--messages: each message's text, without a chat format's own tokens);
+stdout is unchanged.
 
 Example:
   promptkit render agent_system --var title=周报 --var intent="整理本周进展" --var bot_name=麦麦
   promptkit render --messages qa_chat --vars vars.json
+  promptkit render title --var intent="查询明天的天气" --tokens o200k_base
 `
 
 func runRender(c *cli, args []string) error {
@@ -31,6 +36,7 @@ func runRender(c *cli, args []string) error {
 	dir := c.dirFlag(fs, "template set directory (default: the embedded set)")
 	varsFile := fs.String("vars", "", "JSON object of variables, or - for stdin")
 	messages := fs.Bool("messages", false, "print chat messages as JSON")
+	counter := tokensFlag(fs)
 	var pairs varFlags
 	fs.Var(&pairs, "var", "KEY=VALUE (repeatable)")
 	pos, err := c.parse(fs, renderUsage, args)
@@ -41,6 +47,10 @@ func runRender(c *cli, args []string) error {
 		return usagef("render takes exactly one template name\n\n%s", renderUsage)
 	}
 	vars, err := parseVars(*varsFile, pairs, c.stdin)
+	if err != nil {
+		return err
+	}
+	tok, err := openCounter(*counter)
 	if err != nil {
 		return err
 	}
@@ -60,6 +70,9 @@ func runRender(c *cli, args []string) error {
 		if err := enc.Encode(msgs); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
+		if tok != nil {
+			printMessagesCount(c.stderr, tok, msgs)
+		}
 		return nil
 	}
 	out, err := m.RenderContext(c.ctx, pos[0], vars)
@@ -75,6 +88,9 @@ func runRender(c *cli, args []string) error {
 	}
 	if err := c.writePrompt(out); err != nil {
 		return fmt.Errorf("writing output: %w", err)
+	}
+	if tok != nil {
+		printCount(c.stderr, tok, out)
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev
                        [--debounce D] [--poll D] [--bot-name NAME] [--note-prefix PREFIX]
                        [--max-connections N] [--max-renders N] [--queue-wait D]
                        [--max-response-bytes N] [--max-response-memory N]
+                       [--tokenizer NAME=tokenizer.json]...
 
 Serves a template set over HTTP for hosts not written in Go, hot-reloaded
 as "promptkit watch" does:
@@ -73,6 +74,9 @@ Flags:
   --queue-wait D           how long a request waits for a render or memory (default ` + queueWaitDefault + `)
   --max-response-bytes N   bytes of one response (default ` + maxRespDefault + `, 16 MiB)
   --max-response-memory N  bytes of all responses being written (default ` + maxRespMemDefault + `, 256 MiB)
+  --tokenizer NAME=PATH   a model's tokenizer.json that ?tokens=NAME counts with,
+                   besides OpenAI's encodings (POST …:render?tokens=o200k_base
+                   answers the count in the Promptkit-Tokens header)
 
 Example:
   promptkit serve --dir ./prompts --dev
@@ -104,6 +108,8 @@ func runServe(c *cli, args []string) error {
 	fs.DurationVar(&limits.QueueWait, "queue-wait", server.DefaultQueueWait, "wait for a render or memory")
 	fs.Int64Var(&limits.ResponseBytes, "max-response-bytes", server.DefaultMaxResponseBytes, "bytes of one response")
 	fs.Int64Var(&limits.ResponseMemory, "max-response-memory", server.DefaultMaxResponseMemory, "bytes of all responses being written")
+	var tokenizers varFlags
+	fs.Var(&tokenizers, "tokenizer", "NAME=PATH of a tokenizer.json (repeatable)")
 	pos, err := c.parse(fs, serveUsage, args)
 	if err != nil {
 		return err
@@ -151,6 +157,11 @@ func runServe(c *cli, args []string) error {
 		}
 		opts = append(opts, server.WithFixtureWrites())
 	}
+	topts, err := tokenizerOptions(tokenizers)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, topts...)
 	if token := os.Getenv(tokenEnv); token != "" {
 		opts = append(opts, server.WithToken(token))
 	}

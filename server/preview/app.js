@@ -151,7 +151,8 @@ async function render() {
   const action = state.chat[t.name] === t.hash ? "messages" : "render";
   let r;
   try {
-    r = await fetch("/v1/templates/" + encodeURIComponent(t.name) + ":" + action, {
+    const tok = $("tokenizer").value;
+    r = await fetch("/v1/templates/" + encodeURIComponent(t.name) + ":" + action + (tok ? "?tokens=" + encodeURIComponent(tok) : ""), {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json" },
@@ -163,12 +164,14 @@ async function render() {
   if (seq !== state.seq) return;
   const meta = "generation " + (r.headers.get("Promptkit-Generation") || "?") +
     " · template " + (r.headers.get("Promptkit-Template-Hash") || "").slice(0, 12);
-  showTokens(r.headers.get("Promptkit-Tokens"));
   showStale(state.status && !state.status.ok ? "set" : null);
   if (r.ok) {
     state.renderError = null;
-    if (action === "render") showText(await r.text(), meta);
-    else showMessages(await r.json(), meta);
+    // The count of the server's tokenizer, beside bytes (of the messages' text for messages).
+    const tokens = r.headers.get("Promptkit-Tokens");
+    const counted = tokens === null ? "" : " · " + tokens + " tokens (" + r.headers.get("Promptkit-Tokenizer") + ")";
+    if (action === "render") showText(await r.text(), meta, counted);
+    else showMessages(await r.json(), meta, counted);
   } else {
     const p = await r.json().catch(() => ({ kind: "other", message: "HTTP " + r.status, error: "HTTP " + r.status }));
     if (p.kind === "chat_template" && action === "render") {
@@ -195,25 +198,17 @@ function showStale(why) {
   if (why === "input") mark.textContent = "stale: a field is not valid JSON; this is the last render";
 }
 
-// showTokens shows the prompt's number of tokens when the server counts
-// them (a Promptkit-Tokens header); nothing otherwise.
-function showTokens(count) {
-  const slot = $("result-tokens");
-  slot.hidden = count === null;
-  slot.textContent = count === null ? "" : count + " tokens";
-}
-
-function showText(text, meta) {
+function showText(text, meta, counted) {
   $("result-title").textContent = "Rendered prompt";
   $("render-error").hidden = true;
   $("messages").hidden = true;
   const out = $("output");
   out.hidden = false;
   out.textContent = text;
-  $("result-meta").textContent = meta + " · " + new TextEncoder().encode(text).length + " bytes";
+  $("result-meta").textContent = meta + " · " + new TextEncoder().encode(text).length + " bytes" + counted;
 }
 
-function showMessages(msgs, meta) {
+function showMessages(msgs, meta, counted) {
   $("result-title").textContent = "Rendered messages";
   $("render-error").hidden = true;
   $("output").hidden = true;
@@ -237,7 +232,7 @@ function showMessages(msgs, meta) {
     }
     box.appendChild(card);
   }
-  $("result-meta").textContent = meta + " · " + msgs.length + " messages";
+  $("result-meta").textContent = meta + " · " + msgs.length + " messages" + counted;
 }
 
 function showRenderError(p) {
@@ -376,4 +371,19 @@ $("form").addEventListener("submit", (e) => e.preventDefault());
 $("sample-pick").addEventListener("change", pickSample);
 $("save-btn").addEventListener("click", saveSample);
 refresh();
-follow();
+// The tokenizers the server counts with; o200k_base first chosen.
+async function loadTokenizers() {
+  const sel = $("tokenizer");
+  const list = await getJSON("/v1/tokenizers");
+  sel.replaceChildren(el("option", "", "no token count"));
+  sel.firstChild.value = "";
+  for (const name of list.ok ? list.body.tokenizers : []) {
+    const o = el("option", "", name);
+    o.value = name;
+    sel.appendChild(o);
+  }
+  sel.value = list.ok && list.body.tokenizers.includes("o200k_base") ? "o200k_base" : "";
+  sel.addEventListener("change", render);
+}
+
+loadTokenizers().catch(console.error).then(follow);

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/tokens"
+)
+
+// --tokens counts on stderr and leaves stdout the prompt, byte for byte.
+func TestRenderTokens(t *testing.T) {
+	code, plain, _ := runCLI(t, "", "render", "title", "--var", "intent=查询明天北京的天气")
+	require.Equal(t, 0, code)
+	o200k, err := tokens.Encoding("o200k_base")
+	require.NoError(t, err)
+
+	code, out, errOut := runCLI(t, "", "render", "title", "--var", "intent=查询明天北京的天气", "--tokens", "o200k_base")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, plain, out)
+	require.Equal(t, fmt.Sprintf("%d tokens (o200k_base), %d bytes\n", o200k.Count(plain), len(plain)), errOut)
+
+	// Flags before arguments; a tokenizer.json by its path.
+	qwen := "../../tokens/testdata/tokenizers/qwen3/tokenizer.json.gz"
+	code, out, errOut = runCLI(t, "", "render", "--tokens", qwen, "title", "--var", "intent=查询明天北京的天气")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, plain, out)
+	tok, err := tokens.Open(qwen)
+	require.NoError(t, err)
+	require.Equal(t, fmt.Sprintf("%d tokens (%s), %d bytes\n", tok.Count(plain), qwen, len(plain)), errOut)
+}
+
+func TestTokensFlagErrors(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "render", "title", "--var", "intent=x", "--tokens", "o200k")
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Contains(t, errOut, `promptkit render: --tokens o200k: tokens: unknown encoding "o200k"; did you mean "o200k_base"?`)
+
+	code, _, errOut = runCLI(t, "", "check", "--tokens", "testdata/missing/tokenizer.json")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "promptkit check: --tokens testdata/missing/tokenizer.json:")
+}
+
+func TestRenderMessagesTokens(t *testing.T) {
+	dir := writeSet(t, `{"version": 1, "templates": {"qa": {"path": "qa.md", "variables": ["q"]}}}`, map[string]string{
+		"qa.md": "{% chat role=\"system\" %}只用中文回答。{% endchat %}{% chat role=\"user\" %}{{ q }}{% endchat %}",
+	})
+	code, _, errOut := runCLI(t, "", "render", "--messages", "qa", "--dir", dir, "--var", "q=明天北京的天气怎么样？", "--tokens", "cl100k_base")
+	require.Equal(t, 0, code, errOut)
+	cl, err := tokens.Encoding("cl100k_base")
+	require.NoError(t, err)
+	a, b := cl.Count("只用中文回答。"), cl.Count("明天北京的天气怎么样？")
+	require.Equal(t, fmt.Sprintf("message 1 (system): %d tokens\nmessage 2 (user): %d tokens\n%d tokens (cl100k_base) in the messages' text, without the tokens a model's chat format adds\n", a, b, a+b), errOut)
+}
+
+func TestCheckTokens(t *testing.T) {
+	dir := writeSet(t, `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["x"]}}}`, map[string]string{
+		"t.md": "Hello {{ x }}!\n{% if x %}yes{% endif %}\n{% for i in x %}[{{ i }}]{% endfor %}",
+	})
+	code, out, errOut := runCLI(t, "", "check", dir, "--tokens", "o200k_base")
+	require.Equal(t, 0, code, errOut)
+	o, err := tokens.Encoding("o200k_base")
+	require.NoError(t, err)
+	all, top := o.Count("Hello !\nyes\n[]"), o.Count("Hello !\n\n")
+	require.Contains(t, out, fmt.Sprintf("t.md: template \"t\": %d tokens (o200k_base) of fixed text, %d of them printed by every render\n", all, top))
+	require.Regexp(t, regexp.MustCompile(`(?m)^ok: 1 template, digest sha256:`), out)
+}
+
+func TestChatTemplateTokens(t *testing.T) {
+	dir := "../../tokens/testdata/tokenizers/qwen3/"
+	code, out, errOut := runCLI(t, "", "chat-template", "--config", dir+"tokenizer_config.json",
+		"--messages", "../../tokens/testdata/chat/messages.json", "--add-generation-prompt", "--tokens", dir+"tokenizer.json.gz")
+	require.Equal(t, 0, code, errOut)
+	require.True(t, strings.HasPrefix(out, "<|im_start|>system\n"))
+	// The ids the reference gives for this chat are in the vectors (case
+	// chat-qwen3): 63 of them, the special tokens one id each.
+	require.Equal(t, fmt.Sprintf("63 tokens (%stokenizer.json.gz), %d bytes\n", dir, len(out)), errOut)
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package tokens
+
+func init() { raceEnabled = true }
