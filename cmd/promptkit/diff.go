@@ -8,7 +8,7 @@ import (
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const diffUsage = `Usage: promptkit diff A B [--format text|json] [--allow-breaking] [--plain-http]
+const diffUsage = `Usage: promptkit diff A B [--format text|json] [--allow-breaking] [--plain-http] [--tokens ENC]
 
 Compares two versions of a template set, A (before) and B (after): the
 templates added, removed and changed, with unified diffs of their files
@@ -26,6 +26,8 @@ Flags:
   --format text|json  how to print the report (default text)
   --allow-breaking    exit 0 even when a change is breaking
   --plain-http        talk HTTP, not HTTPS, to a registry (one on localhost)
+  --tokens ENC        count the fixtures' outputs with ENC (an OpenAI encoding or
+                      a tokenizer.json) and show each one's token delta
 
 Examples:
   promptkit diff git:HEAD .                  # what the work tree changes
@@ -41,9 +43,18 @@ func runDiff(c *cli, args []string) error {
 	format := fs.String("format", "text", "text or json")
 	allow := fs.Bool("allow-breaking", false, "exit 0 on breaking changes")
 	plain := registryFlags(fs)
+	counter := fs.String("tokens", "", "count tokens with ENC")
 	pos, err := c.parse(fs, diffUsage, args)
 	if err != nil {
 		return err
+	}
+	tok, err := openCounter(*counter)
+	if err != nil {
+		return err
+	}
+	var dopts []setdiff.Option
+	if tok != nil {
+		dopts = append(dopts, setdiff.WithCount(countWith(tok)))
 	}
 	if len(pos) != 2 {
 		return usagef("diff takes two sets, A and B\n\n%s", diffUsage)
@@ -70,7 +81,7 @@ func runDiff(c *cli, args []string) error {
 		defer s.Close()
 		sets[i] = s
 	}
-	r, err := setdiff.Compare(c.ctx, sets[0], sets[1])
+	r, err := setdiff.Compare(c.ctx, sets[0], sets[1], dopts...)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,11 @@ func TestDiffCommandDirectories(t *testing.T) {
 	code, _, stderr = runCLI(t, "", "diff", v1, v2, "--allow-breaking")
 	assert.Equal(t, exitOK, code, stderr)
 
+	// --tokens: each rendered fixture's token delta.
+	code, stdout, stderr = runCLI(t, "", "diff", v1, v2, "--allow-breaking", "--tokens", "o200k_base")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Regexp(t, `~ title/weather \(template title\): its input changed too; tokens \d+ → \d+ \([+-]\d+\)`, stdout)
+
 	code, stdout, _ = runCLI(t, "", "diff", "--format", "json", v2, v2)
 	assert.Equal(t, exitOK, code)
 	var r struct {

@@ -13,7 +13,7 @@ import (
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const testUsage = `Usage: promptkit test [TARGET]... [--dir DIR] [--update] [--junit FILE] [--verbose]
+const testUsage = `Usage: promptkit test [TARGET]... [--dir DIR] [--update] [--junit FILE] [--verbose] [--tokens ENC]
 
 Runs the fixtures of a template set: the sample inputs in fixtures/*.json
 beside index.json, each rendered through its template, builder or
@@ -33,6 +33,9 @@ Flags:
   --update      write the golden files from the current outputs (needs --dir)
   --junit FILE  also write the results as JUnit XML to FILE, for CI
   --verbose     list the fixtures that passed too
+  --tokens ENC  count each output's tokens with ENC (an OpenAI encoding such
+                as o200k_base, or a model's tokenizer.json) and check the
+                fixtures' token bounds; without it they are not checked
 
 Example:
   promptkit test --dir ./prompts
@@ -49,7 +52,12 @@ func runTest(c *cli, args []string) error {
 	update := fs.Bool("update", false, "write the golden files")
 	junit := fs.String("junit", "", "write JUnit XML to FILE")
 	verbose := fs.Bool("verbose", false, "list passing fixtures too")
+	counter := fs.String("tokens", "", "count tokens with ENC")
 	targets, err := c.parse(fs, testUsage, args)
+	if err != nil {
+		return err
+	}
+	tok, err := openCounter(*counter)
 	if err != nil {
 		return err
 	}
@@ -106,7 +114,11 @@ func runTest(c *cli, args []string) error {
 		fmt.Fprintf(c.stdout, "fixtures: none in %s/ (see promptkit help test)\n", fixture.Dir)
 		return writeJUnit(&fixture.Report{}, nil)
 	}
-	runner, err := fixture.NewRunner(m, suite)
+	var ropts []fixture.Option
+	if tok != nil {
+		ropts = append(ropts, fixture.WithCount(countWith(tok)))
+	}
+	runner, err := fixture.NewRunner(m, suite, ropts...)
 	if err != nil {
 		return err
 	}

@@ -109,3 +109,29 @@ func TestTestCommandEmbeddedSet(t *testing.T) {
 	assert.Equal(t, exitOK, code, stderr)
 	assert.True(t, strings.HasSuffix(stdout, " passed, 0 failed\n"), stdout)
 }
+
+// --tokens counts each output and checks the fixtures' token bounds with
+// it; without it a bound is noted as not checked.
+func TestTestCommandTokens(t *testing.T) {
+	dir := writeSet(t, `{"version": 1, "templates": {"greet": {"path": "greet.md", "variables": ["name"]}}}`, map[string]string{
+		"greet.md": "Hello, {{ name }}! What shall we talk about today?",
+		"fixtures/greet.json": `{"fixtures": [
+  {"name": "short", "template": "greet", "vars": {"name": "Ann"}, "tokens": {"max": 5}},
+  {"name": "fits", "template": "greet", "vars": {"name": "Ann"}, "tokens": {"min": 5, "max": 40}}
+]}`,
+	})
+	code, stdout, stderr := runCLI(t, "", "test", "--dir", dir, "--tokens", "o200k_base")
+	assert.Equal(t, exitPrompt, code, stderr)
+	assert.Contains(t, stdout, "--- FAIL: greet/short")
+	assert.Contains(t, stdout, "tokens, more than the maximum 5")
+	assert.NotContains(t, stdout, "greet/fits")
+	assert.Contains(t, stdout, "fixtures: 1 passed, 1 failed")
+
+	code, stdout, _ = runCLI(t, "", "test", "--dir", dir, "--verbose")
+	assert.Equal(t, exitOK, code, "without a counter the bounds are not checked")
+	assert.Contains(t, stdout, "not checked")
+
+	code, _, stderr = runCLI(t, "", "test", "--dir", dir, "--tokens", "nope_base")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "promptkit test: --tokens nope_base")
+}

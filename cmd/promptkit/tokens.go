@@ -39,6 +39,11 @@ func openCounter(spec string) (*tokens.Tokenizer, error) {
 	return tok, nil
 }
 
+// countWith is tok's count in the form fixtures and diffs take.
+func countWith(tok *tokens.Tokenizer) func(string) (int, error) {
+	return func(text string) (int, error) { return tok.Count(text), nil }
+}
+
 // tokenizerOptions opens serve's --tokenizer NAME=PATH flags.
 func tokenizerOptions(pairs varFlags) ([]server.Option, error) {
 	var opts []server.Option
