@@ -36,6 +36,8 @@
 //     them, which templates read and schemas validate alike;
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
+//   - internal/suggest: the one "did you mean" rule, for variables,
+//     schema properties and the fields of a message's JSON;
 //   - internal/registrytest: a real OCI registry for tests;
 //   - internal/jinjaoracle: Python's Jinja2 as the oracle of the
 //     differential tests and their fuzz target;
