@@ -293,7 +293,8 @@ func TestBuilders(t *testing.T) {
 	r = call(t, ts, "POST", "/v1/builders/rag_answer:build",
 		`{"data": {"question": "q", "documents": [{"chunks": [{"text": "x"}]}], "history": [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "argumnets": "{}"}}]}]}}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, r.code)
-	assert.Contains(t, r.body, `history[0]: tool_calls[0].function.argumnets: unknown field; did you mean \"arguments\"?`)
+	assert.Contains(t, r.body, `"key":"history[0]"`)
+	assert.Contains(t, r.body, `"message":"tool_calls[0].function.argumnets: unknown field; did you mean \"arguments\"?"`)
 
 	for _, tc := range []struct {
 		name, path, body string
