@@ -21,7 +21,7 @@ var messageCodec = (&codec[Message]{
 		requiredString("role", func(m *Message) *string { return &m.Role }),
 		optionalString("tool_call_id", func(m *Message) *string { return &m.ToolCallID }),
 		optionalString("name", func(m *Message) *string { return &m.Name }),
-		{name: "content", readsNull: true, has: func(m *Message) bool { return m.form() != ContentAbsent },
+		{name: "content", readsNull: true, has: func(m *Message) bool { return m.Form() != ContentAbsent },
 			read: readContent, write: writeContent},
 		optionalString("reasoning_content", func(m *Message) *string { return &m.ReasoningContent }),
 		{name: "tool_calls", empty: "[]", has: func(m *Message) bool { return len(m.ToolCalls) > 0 },
@@ -41,12 +41,12 @@ var messageCodec = (&codec[Message]{
 			read = ContentAbsent
 		}
 		m.Content = ContentAuto
-		if m.form() != read {
+		if m.Form() != read {
 			m.Content = read
 		}
 	},
 	check: func(m *Message, _ []bool) error {
-		switch f := m.form(); {
+		switch f := m.Form(); {
 		case f > ContentAbsent:
 			return &FieldError{Path: "content", Msg: fmt.Sprintf("unknown content form %d", f), Err: ErrInvalid}
 		case f == ContentString && (len(m.Parts) > 1 || len(m.Parts) == 1 && !m.Parts[0].plainText()):
@@ -93,7 +93,7 @@ func readContent(r *reader, m *Message, raw []byte) error {
 }
 
 func writeContent(w *writer, m *Message) error {
-	switch m.form() {
+	switch m.Form() {
 	case ContentString:
 		text := ""
 		if len(m.Parts) == 1 {

@@ -75,9 +75,9 @@ const (
 	ContentAbsent
 )
 
-// form is the form m's content is written in: Content, or what
-// ContentAuto makes of m.
-func (m *Message) form() ContentForm {
+// Form returns the form m's content is written in: Content, or what
+// ContentAuto makes of m (never ContentAuto).
+func (m *Message) Form() ContentForm {
 	if m.Content != ContentAuto {
 		return m.Content
 	}
