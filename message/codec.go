@@ -52,7 +52,11 @@ type key[T any] struct {
 type codec[T any] struct {
 	what   string // "a message", "a tool call": for errors
 	keys   []key[T]
-	layout func(v *T) **layout // where T keeps its record
+	layout func(v *T) **layout // where T keeps its record; nil: T keeps none
+	// noNull refuses null for every key: a type that keeps no record (a
+	// Part, small as the chat blocks' results need it) cannot write a
+	// null back.
+	noNull bool
 	// check, when set, validates a value before it is written (present
 	// is nil) and after it is read (present tells which keys the object
 	// had): a part's fields against its type, say. The path of its
@@ -125,7 +129,10 @@ func sameEntries(a, b []entry) bool {
 
 // encode writes v as a JSON object.
 func (c *codec[T]) encode(w *writer, v *T) error {
-	l := *c.layout(v)
+	var l *layout
+	if c.layout != nil {
+		l = *c.layout(v)
+	}
 	if l == nil {
 		return c.encodeWith(w, v, nil)
 	}
@@ -202,6 +209,9 @@ func (c *codec[T]) decode(r *reader, v *T, data []byte) error {
 		return err
 	}
 	if !sameEntries(keys, c.canonical(v)) || !c.sameSub(v, sub) {
+		if c.layout == nil {
+			return r.errHere(c.what + " written in a form it cannot be written back in")
+		}
 		*c.layout(v) = &layout{keys: keys, sub: sub}
 	}
 	return nil
@@ -237,7 +247,7 @@ func (c *codec[T]) decodeKeys(r *reader, v *T, data []byte) (rec, sub []entry, e
 		e := entry{key: uint8(i)}
 		switch {
 		case isNull(m.raw) && !k.readsNull:
-			if k.has == nil || k.sub != nil {
+			if k.has == nil || k.sub != nil || c.noNull {
 				return nil, nil, r.errAt(m.key, "want a value, got null")
 			}
 			e.state = entryNull

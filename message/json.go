@@ -119,7 +119,7 @@ var partTypes = []string{string(PartText), string(PartImage), string(PartAudio),
 
 var partCodec = (&codec[Part]{
 	what:   "a content part",
-	layout: func(p *Part) **layout { return &p.layout },
+	noNull: true,
 	keys: []key[Part]{
 		{name: "type", required: true,
 			read: func(r *reader, p *Part, raw []byte) error {
@@ -185,7 +185,8 @@ var imageDetails = []string{"auto", "low", "high", "original"}
 
 // imageCodec is the image_url object of a PartImage.
 var imageCodec = (&codec[Part]{
-	what: "an image_url",
+	what:   "an image_url",
+	noNull: true,
 	keys: []key[Part]{
 		{name: "url", required: true,
 			read: func(r *reader, p *Part, raw []byte) (err error) {

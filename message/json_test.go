@@ -255,6 +255,8 @@ func TestDecodeErrors(t *testing.T) {
 			`messages[0].content[0].image_url.url: "/etc/passwd" is not an http(s) or data: URL`, message.ErrInvalid},
 		{"image_url null", `[{"role":"user","content":[{"type":"image_url","image_url":null}]}]`,
 			`messages[0].content[0].image_url: want a value, got null`, message.ErrInvalid},
+		{"a part's null", `[{"role":"user","content":[{"type":"text","text":"a","cache_control":null}]}]`,
+			`messages[0].content[0].cache_control: want a value, got null`, message.ErrInvalid},
 		{"file without data", `[{"role":"user","content":[{"type":"file","file":{"filename":"a.pdf"}}]}]`,
 			`messages[0].content[0].file: a file needs file_data or file_id`, message.ErrInvalid},
 		{"audio without format", `[{"role":"user","content":[{"type":"input_audio","input_audio":{"data":"AAAA"}}]}]`,

@@ -33,8 +33,6 @@ type Part struct {
 	Audio        *Audio // PartAudio: the audio
 	File         *File  // PartFile: the file
 	CacheControl *CacheControl
-
-	layout *layout
 }
 
 // Audio is the audio of a PartAudio part.
@@ -71,6 +69,6 @@ type CacheControl struct {
 // plainText reports whether p is a text part that a string can stand
 // for: text and nothing else.
 func (p *Part) plainText() bool {
-	return p.Type == PartText && p.CacheControl == nil && p.layout == nil &&
+	return p.Type == PartText && p.CacheControl == nil &&
 		p.URL == "" && p.Detail == "" && p.Audio == nil && p.File == nil
 }
