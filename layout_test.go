@@ -60,7 +60,7 @@ func TestLayout(t *testing.T) {
 	assert.Equal(t, []string{module + "/internal/engine"}, importers, "exactly one package imports pongo2")
 	for pkg, forbidden := range map[string][]string{
 		module + "/internal/jinja": {pongo2, module + "/internal/engine", module + "/manager"},
-		module + "/message":        {module + "/manager", pongo2},
+		module + "/message":        {module + "/manager", pongo2, module + "/internal/engine", module + "/internal/jinja"},
 		module + "/rag":            {module + "/manager", pongo2, "github.com/fsnotify/fsnotify"},
 		module + "/contextstack":   {module + "/manager", pongo2},
 	} {
