@@ -70,8 +70,8 @@ type codec[T any] struct {
 
 // layout records how an object read from JSON was written, when that is
 // not how its value writes itself: its keys, each with whether its value
-// was null or empty, and those of the object of its sub key. A layout is never changed after it is made, so copies of a
-// value share it.
+// was null or empty, and those of the object of its sub key. A layout is
+// never changed after it is made, so copies of a value share it.
 type layout struct {
 	keys, sub []entry
 }
@@ -113,18 +113,6 @@ func (c *codec[T]) canonical(v *T) []entry {
 		}
 	}
 	return out
-}
-
-func sameEntries(a, b []entry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // encode writes v as a JSON object.
@@ -208,7 +196,7 @@ func (c *codec[T]) decode(r *reader, v *T, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if !sameEntries(keys, c.canonical(v)) || !c.sameSub(v, sub) {
+	if !slices.Equal(keys, c.canonical(v)) || !c.sameSub(v, sub) {
 		if c.layout == nil {
 			return r.errHere(c.what + " written in a form it cannot be written back in")
 		}
@@ -222,7 +210,7 @@ func (c *codec[T]) decode(r *reader, v *T, data []byte) error {
 func (c *codec[T]) sameSub(v *T, sub []entry) bool {
 	for _, k := range c.keys {
 		if k.sub != nil && (k.has == nil || k.has(v)) {
-			return sameEntries(sub, k.sub.canonical(v))
+			return slices.Equal(sub, k.sub.canonical(v))
 		}
 	}
 	return sub == nil
