@@ -483,4 +483,3 @@ func TestBuildKeepsToolTurns(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, history, string(got))
 }
-
