@@ -74,6 +74,7 @@ type codec[T any] struct {
 // never changed after it is made, so copies of a value share it.
 type layout struct {
 	keys, sub []entry
+	content   ContentForm // a Message's, when not ContentAuto
 }
 
 type entry struct {
@@ -121,7 +122,7 @@ func (c *codec[T]) encode(w *writer, v *T) error {
 	if c.layout != nil {
 		l = *c.layout(v)
 	}
-	if l == nil {
+	if l == nil || l.keys == nil {
 		return c.encodeWith(w, v, nil)
 	}
 	return c.encodeWith(w, v, l.keys)
@@ -200,7 +201,12 @@ func (c *codec[T]) decode(r *reader, v *T, data []byte) error {
 		if c.layout == nil {
 			return r.errHere(c.what + " written in a form it cannot be written back in")
 		}
-		*c.layout(v) = &layout{keys: keys, sub: sub}
+		l := *c.layout(v) // made by this decoding (a message's content form), so not shared yet
+		if l == nil {
+			l = &layout{}
+			*c.layout(v) = l
+		}
+		l.keys, l.sub = keys, sub
 	}
 	return nil
 }

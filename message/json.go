@@ -36,13 +36,13 @@ var messageCodec = (&codec[Message]{
 	// it has the form it was read in, or ContentAuto when that is the
 	// form ContentAuto writes.
 	done: func(m *Message) {
-		read := m.Content
-		if read == ContentAuto {
-			read = ContentAbsent
+		read := ContentAbsent
+		if m.layout != nil {
+			read = m.layout.content
 		}
-		m.Content = ContentAuto
+		m.SetForm(ContentAuto)
 		if m.Form() != read {
-			m.Content = read
+			m.SetForm(read)
 		}
 	},
 	check: func(m *Message, _ []bool) error {
@@ -70,7 +70,7 @@ func describeParts(parts []Part) string {
 func readContent(r *reader, m *Message, raw []byte) error {
 	switch {
 	case isNull(raw):
-		m.Content = ContentNull
+		m.SetForm(ContentNull)
 	case raw[0] == '"':
 		s, err := r.str(raw)
 		if err != nil {
@@ -79,13 +79,14 @@ func readContent(r *reader, m *Message, raw []byte) error {
 		if s != "" {
 			m.Parts = []Part{{Type: PartText, Text: s}}
 		}
-		m.Content = ContentString
+		m.SetForm(ContentString)
 	case raw[0] == '[':
 		parts, err := readList(r, raw, "a list of parts", partCodec)
 		if err != nil {
 			return err
 		}
-		m.Parts, m.Content = parts, ContentList
+		m.Parts = parts
+		m.SetForm(ContentList)
 	default:
 		return r.errHere("want a string, a list of parts or null, got " + kindOf(raw))
 	}

@@ -125,10 +125,10 @@ func TestDecodedValues(t *testing.T) {
 
 	msgs = read("reasoning.json")
 	assert.Equal(t, "比较小数部分：0.11 < 0.90，所以 9.9 更大。", msgs[1].ReasoningContent)
-	assert.Equal(t, message.ContentString, msgs[3].Content, `"" with tool calls is written as "" again, not null`)
+	assert.Equal(t, message.ContentString, msgs[3].Form(), `"" with tool calls is written as "" again, not null`)
 
 	msgs = read("transformers.json")
-	assert.Equal(t, message.ContentAbsent, msgs[2].Content)
+	assert.Equal(t, message.ContentAbsent, msgs[2].Form())
 	call := msgs[2].ToolCalls[0]
 	assert.True(t, call.ObjectArguments)
 	assert.Equal(t, `{"location": "Paris, France", "unit": "celsius"}`, call.Arguments, "the object's text, byte for byte")
@@ -143,7 +143,7 @@ func TestDecodedValues(t *testing.T) {
 	assert.Equal(t, "wav", msgs[2].Parts[1].Audio.Format)
 	assert.Equal(t, "report.pdf", msgs[2].Parts[2].File.Filename)
 	assert.Equal(t, "file-abc123", msgs[2].Parts[3].File.ID)
-	assert.Equal(t, message.ContentList, msgs[3].Content)
+	assert.Equal(t, message.ContentList, msgs[3].Form())
 
 	msgs = read("cache_control.json")
 	assert.Equal(t, "1h", msgs[0].Parts[1].CacheControl.TTL)
@@ -179,9 +179,9 @@ func TestBuiltMessagesJSON(t *testing.T) {
 			`{"role":"system","content":[{"type":"text","text":"long","cache_control":{"type":"ephemeral"}}]}`},
 		{"cached message", message.Message{Role: "user", Parts: []message.Part{{Type: message.PartText, Text: "q"}}, CacheControl: &message.CacheControl{TTL: "1h"}},
 			`{"role":"user","content":"q","cache_control":{"type":"ephemeral","ttl":"1h"}}`},
-		{"list of one text part", message.Message{Role: "user", Content: message.ContentList, Parts: []message.Part{{Type: message.PartText, Text: "q"}}},
+		{"list of one text part", withForm(message.Message{Role: "user", Parts: []message.Part{{Type: message.PartText, Text: "q"}}}, message.ContentList),
 			`{"role":"user","content":[{"type":"text","text":"q"}]}`},
-		{"absent content", message.Message{Role: "assistant", Content: message.ContentAbsent, ToolCalls: []message.ToolCall{call}},
+		{"absent content", withForm(message.Message{Role: "assistant", ToolCalls: []message.ToolCall{call}}, message.ContentAbsent),
 			`{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\": \"北京\"}"}}]}`},
 		{"audio and file", message.Message{Role: "user", Parts: []message.Part{
 			{Type: message.PartAudio, Audio: &message.Audio{Data: "AAAA", Format: "mp3"}},
@@ -314,9 +314,9 @@ func TestEncodeErrors(t *testing.T) {
 			`messages[0].content[0].image_url.url: "" is not an http(s) or data: URL`},
 		{"an audio part without audio", message.Message{Role: "user", Parts: []message.Part{{Type: message.PartAudio}}},
 			`messages[0].content[0]: an input_audio part needs its Audio`},
-		{"null content with parts", message.Message{Role: "user", Content: message.ContentNull, Parts: []message.Part{text}},
+		{"null content with parts", withForm(message.Message{Role: "user", Parts: []message.Part{text}}, message.ContentNull),
 			`messages[0].content: content that is null has no parts, not a text part`},
-		{"string content with an image", message.Message{Role: "user", Content: message.ContentString, Parts: []message.Part{image}},
+		{"string content with an image", withForm(message.Message{Role: "user", Parts: []message.Part{image}}, message.ContentString),
 			`messages[0].content: a string holds one text part without a cache mark, not a image_url part`},
 		{"object arguments that are not an object", message.Message{Role: "assistant", ToolCalls: []message.ToolCall{{Name: "f", Arguments: "[1]", ObjectArguments: true}}},
 			`messages[0].tool_calls[0].function.arguments: not a JSON object`},
@@ -368,4 +368,9 @@ func TestFieldErrorIsAs(t *testing.T) {
 	require.True(t, errors.As(err, &fe))
 	assert.Equal(t, "messages[0].nmae", fe.Path)
 	assert.Equal(t, `unknown field; did you mean "name"?`, fe.Msg)
+}
+
+func withForm(m message.Message, f message.ContentForm) message.Message {
+	m.SetForm(f)
+	return m
 }

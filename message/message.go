@@ -33,9 +33,6 @@ const (
 type Message struct {
 	Role  string
 	Parts []Part
-	// Content is how the content is written: ContentAuto (the zero
-	// value) unless a decoded message had it otherwise.
-	Content ContentForm
 	// Name is the tool's name in a RoleTool message (transformers'
 	// templates print it), or a participant's name (OpenAI's "name").
 	Name string
@@ -52,10 +49,13 @@ type Message struct {
 	// this message (Anthropic's cache_control; see CacheControl).
 	CacheControl *CacheControl
 
-	layout *layout // how the JSON it was decoded from was written
+	// layout: how the JSON it was decoded from was written, and the form
+	// of its content when it is not ContentAuto (Form, SetForm).
+	layout *layout
 }
 
-// ContentForm is how a message's content is written in JSON.
+// ContentForm is how a message's content is written in JSON: a message
+// decoded from JSON keeps the form it was read in, and SetForm sets it.
 type ContentForm uint8
 
 const (
@@ -75,11 +75,12 @@ const (
 	ContentAbsent
 )
 
-// Form returns the form m's content is written in: Content, or what
-// ContentAuto makes of m (never ContentAuto).
-func (m *Message) Form() ContentForm {
-	if m.Content != ContentAuto {
-		return m.Content
+// Form returns the form m's content is written in: the one SetForm set or
+// the message was decoded in, or what ContentAuto makes of m (never
+// ContentAuto).
+func (m Message) Form() ContentForm {
+	if m.layout != nil && m.layout.content != ContentAuto {
+		return m.layout.content
 	}
 	switch {
 	case len(m.Parts) == 0 && len(m.ToolCalls) > 0:
@@ -90,6 +91,21 @@ func (m *Message) Form() ContentForm {
 		return ContentString
 	}
 	return ContentList
+}
+
+// SetForm sets the form m's content is written in; ContentAuto is the
+// usual form. Marshalling checks that the parts fit it.
+func (m *Message) SetForm(f ContentForm) {
+	var l layout
+	if m.layout != nil {
+		l = *m.layout // layouts are shared by copies: never changed
+	}
+	l.content = f
+	if l.content == ContentAuto && l.keys == nil && l.sub == nil {
+		m.layout = nil
+		return
+	}
+	m.layout = &l
 }
 
 // Text returns a message of one text part (none when text is empty).
