@@ -46,7 +46,8 @@
 // A conversation decoded from JSON encodes to the same JSON, up to
 // whitespace and the escaping of strings (written as encoding/json writes
 // them, without escaping <, > and &): content stays a string or a list of
-// parts as it was (ContentForm), null stays null and a left-out field
+// parts as it was (Message.Form; SetForm sets it), null stays null and a
+// left-out field
 // stays out, arguments stay a string or an object as they were
 // (ObjectArguments), and each object keeps the order of its keys. A
 // message a program builds is written in the usual form: content a string
