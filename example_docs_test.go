@@ -5,6 +5,8 @@ package promptkit_test
 // line, and TestDocSnippets checks that the snippet's lines appear in it.
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -16,6 +18,7 @@ import (
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 	"github.com/seed-e7d2830f/promptkit/service"
 )
 
@@ -47,6 +50,84 @@ func Example_goAPI() {
 	// Output:
 	// true
 	// true
+}
+
+// toolTurn is the README's tool-calling turn: the system prompt rendered,
+// the model's tool call and the tool's result appended, the conversation
+// applied to a local model's chat template.
+func toolTurn(ctx context.Context) (string, error) {
+	m, err := manager.New(promptkit.FS())
+	if err != nil {
+		return "", err
+	}
+	defer m.Close()
+	system, err := m.Render("agent_system", map[string]any{"title": "天气查询", "intent": "查明天北京的天气", "bot_name": "麦麦"})
+	if err != nil {
+		return "", err
+	}
+	weather := message.Tool{Name: "get_weather", Description: "查询城市未来三天的天气预报；城市不存在时返回错误。",
+		Parameters: json.RawMessage(`{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}`)}
+	msgs := []message.Message{
+		message.Text(message.RoleSystem, system),
+		message.Text(message.RoleUser, "北京明天天气如何？"),
+	}
+
+	// The model calls the tool: append its message as it came (json.Unmarshal
+	// into a message.Message keeps every field, or fails naming the one it
+	// does not know), run the call, append the result.
+	var answer message.Message
+	if err := json.Unmarshal([]byte(`{"role": "assistant", "content": null, "tool_calls": [
+		{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"北京\"}"}}]}`), &answer); err != nil {
+		return "", err
+	}
+	// Qwen's template prints the arguments with tojson: it wants the object
+	// (a dict, as transformers' callers pass it), not the string.
+	for i := range answer.ToolCalls {
+		answer.ToolCalls[i].ObjectArguments = true
+	}
+	msgs = append(msgs, answer)
+	for _, call := range answer.ToolCalls {
+		var args struct {
+			City string `json:"city"`
+		}
+		if err := call.DecodeArguments(&args); err != nil {
+			return "", err
+		}
+		msgs = append(msgs, message.ToolResult(call, args.City+"：晴，25°C"))
+	}
+
+	// A local model: its chat template makes the prompt, as transformers does.
+	config, err := os.ReadFile("testdata/qwen2.5/tokenizer_config.json")
+	if err != nil {
+		return "", err
+	}
+	ct, err := manager.ParseChatTemplateConfig("qwen2.5", config, "")
+	if err != nil {
+		return "", err
+	}
+	return ct.Apply(ctx, manager.ChatInput{Messages: msgs, Tools: []message.Tool{weather}, AddGenerationPrompt: true})
+}
+
+func Example_toolTurn() {
+	prompt, err := toolTurn(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, turn, _ := strings.Cut(prompt, "<|im_start|>user\n")
+	fmt.Print("<|im_start|>user\n" + turn)
+	// Output:
+	// <|im_start|>user
+	// 北京明天天气如何？<|im_end|>
+	// <|im_start|>assistant
+	// <tool_call>
+	// {"name": "get_weather", "arguments": {"city": "北京"}}
+	// </tool_call><|im_end|>
+	// <|im_start|>user
+	// <tool_response>
+	// 北京：晴，25°C
+	// </tool_response><|im_end|>
+	// <|im_start|>assistant
 }
 
 // watch is the hot-reload snippet of the README and docs/hot-reload.md.

@@ -57,7 +57,7 @@ func TestLayout(t *testing.T) {
 	}
 	for pkg, forbidden := range map[string][]string{
 		module + "/internal/jinja": {module + "/internal/engine", module + "/manager"},
-		module + "/message":        {module + "/manager", module + "/internal/engine"},
+		module + "/message":        {module + "/manager", module + "/internal/engine", module + "/internal/jinja"},
 		module + "/rag":            {module + "/manager", "github.com/fsnotify/fsnotify"},
 		module + "/contextstack":   {module + "/manager"},
 	} {

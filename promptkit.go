@@ -45,15 +45,16 @@
 //     them, which templates read and schemas validate alike;
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
-//   - internal/atomicfile: writes a file through a temporary file, fsync
-//     and rename, so a failed write leaves the old file whole;
 //   - internal/termsafe: escapes what a registry says (errors, tags,
 //     annotations) so that printing it cannot act on a terminal;
+//   - internal/suggest: the one "did you mean" rule, for variables,
+//     schema properties and the fields of a message's JSON;
 //   - internal/registrytest: a real OCI registry for tests;
 //   - internal/gitset: a set as a git revision holds it (promptkit diff
 //     git:REF), read with git archive;
-//   - internal/atomicfile: writes a file atomically (temporary file,
-//     rename), also through an os.Root;
+//   - internal/atomicfile: writes a file through a temporary file, fsync
+//     and rename (also through an os.Root), so a failed write leaves the
+//     old file whole;
 //   - internal/jinjaoracle: Python's Jinja2 as the oracle of the
 //     differential tests and their fuzz target;
 //   - internal/jinjasuite: Jinja2's own test suite run with promptkit

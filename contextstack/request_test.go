@@ -163,3 +163,30 @@ func TestRequestJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{}`, string(data), "an empty request has no fields")
 }
+
+// TestRequestKeepsToolTurns: a history with tool calls, tool results,
+// reasoning and images survives the request's JSON and DeriveRequest
+// whole; only system messages are dropped.
+func TestRequestKeepsToolTurns(t *testing.T) {
+	history := `[{"role":"system","content":"旧的系统提示"},` +
+		`{"role":"user","content":[{"type":"text","text":"这张图里的城市明天天气如何？"},{"type":"image_url","image_url":{"url":"https://example.com/city.png","detail":"low"}}]},` +
+		`{"role":"assistant","content":null,"reasoning_content":"先认城市，再查天气","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\": \"北京\"}"}}]},` +
+		`{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":"晴"}]`
+	var req Request
+	require.NoError(t, json.Unmarshal([]byte(`{"system":"只依据文档回答。","messages":`+history+`}`), &req))
+	require.Len(t, req.Messages, 4)
+	assert.Equal(t, `{"city": "北京"}`, req.Messages[2].ToolCalls[0].Arguments)
+
+	data, err := json.Marshal(req)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"system":"只依据文档回答。","messages":`+history+`}`, string(data))
+
+	got, err := FromRequest(req).DeriveRequest(req, &fakeRenderer{}, WithClock(FixedClock(turnTime)))
+	require.NoError(t, err)
+	assert.Equal(t, req.Messages[1:], got.Messages, "every turn but the system message, whole")
+
+	_, err = json.Marshal(Request{Messages: []Message{{Role: message.RoleAssistant, ToolCalls: []message.ToolCall{{ID: "c"}}}}})
+	assert.ErrorIs(t, err, message.ErrInvalid, "a tool call without a name has no JSON form")
+	err = json.Unmarshal([]byte(`{"messages":[{"role":"tool","tool_call_id":"c","content":"x","tool_use_id":"c"}]}`), &req)
+	assert.ErrorIs(t, err, message.ErrUnknownField, "nothing is dropped silently")
+}

@@ -122,7 +122,7 @@ func benchCheckMessages(tb testing.TB, w benchWorkload, got []Message, err error
 		tb.Fatalf("RenderMessages %s: %v", w.name, err)
 	}
 	if want := benchWantMessages(w); !reflect.DeepEqual(got, want) {
-		tb.Fatalf("RenderMessages %s: got %q, want %q", w.name, got, want)
+		tb.Fatalf("RenderMessages %s: got %+v, want %+v", w.name, got, want)
 	}
 }
 

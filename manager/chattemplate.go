@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // Chat templates of models. A model's tokenizer_config.json carries a
@@ -183,15 +184,25 @@ func specialToken(raw json.RawMessage) (*string, error) {
 // conventional ones it uses and its own settings.
 func (t *ChatTemplate) Variables() []string { return slices.Clone(t.vars) }
 
-// ChatInput is what a chat template is applied to. Messages, Tools and
-// Documents are JSON (a list each; nil for Tools and Documents is None),
-// read with the order of object keys kept, so a tool's parameters reach
-// tojson in the order the file has them. Vars are the template's own
-// settings, each JSON (e.g. "enable_thinking": false).
+// ChatInput is what a chat template is applied to, as transformers'
+// apply_chat_template takes it. The conversation and the tools come as Go
+// values (Messages, Tools) or as JSON (MessagesJSON, ToolsJSON: the form
+// the CLI and promptkit serve read), one form of each; the template gets
+// the same values either way, so the same conversation renders the same
+// prompt. Each message reaches the template as its JSON has it
+// (message.Message's Chat Completions shape: tool_calls,
+// function.arguments as a string or, with ObjectArguments, a dict), and
+// JSON is read with the order of object keys kept, so a tool's parameters
+// reach tojson in the order they were written. Absent Tools and Documents
+// are None. Vars are the template's own settings, each JSON (e.g.
+// "enable_thinking": false).
 type ChatInput struct {
-	Messages            json.RawMessage
-	Tools               json.RawMessage
-	Documents           json.RawMessage
+	Messages     []message.Message
+	Tools        []message.Tool
+	MessagesJSON json.RawMessage // a list of messages
+	ToolsJSON    json.RawMessage // a list of tools
+	Documents    json.RawMessage // a list of documents, as JSON
+	// AddGenerationPrompt ends the prompt where the model's answer starts.
 	AddGenerationPrompt bool
 	Vars                map[string]json.RawMessage
 	// BOS and EOS replace the config's tokens when not nil.
@@ -202,7 +213,9 @@ type ChatInput struct {
 // transformers' apply_chat_template(…, tokenize=False) does. A template
 // that refuses the conversation (raise_exception) is an *Error wrapping
 // ErrRaised with the template's message. A setting the template does not
-// read is ignored (Variables lists those it reads).
+// read is ignored (Variables lists those it reads). Messages and
+// MessagesJSON both set, or Tools and ToolsJSON, is an error; a message or
+// tool that has no JSON form is an error naming its path.
 func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) {
 	vars := map[string]any{"add_generation_prompt": in.AddGenerationPrompt}
 	decode := func(what string, raw json.RawMessage) error {
@@ -217,10 +230,18 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 		vars[what] = v
 		return nil
 	}
-	if err := decode("messages", in.Messages); err != nil {
+	msgs, err := typedJSON(t.name, "messages", in.Messages, in.MessagesJSON, message.EncodeMessages)
+	if err != nil {
 		return "", err
 	}
-	if err := decode("tools", in.Tools); err != nil {
+	tools, err := typedJSON(t.name, "tools", in.Tools, in.ToolsJSON, message.EncodeTools)
+	if err != nil {
+		return "", err
+	}
+	if err := decode("messages", msgs); err != nil {
+		return "", err
+	}
+	if err := decode("tools", tools); err != nil {
 		return "", err
 	}
 	if err := decode("documents", in.Documents); err != nil {
@@ -262,4 +283,23 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 		return "", c.renderError(err)
 	}
 	return out, nil
+}
+
+// typedJSON is the JSON of a list given as Go values or as JSON: the
+// typed list is written as its package writes it, so a template reads a
+// typed conversation exactly as it reads the same conversation's JSON.
+// nil and nil is none.
+func typedJSON[T any](tmpl, what string, typed []T, raw json.RawMessage, encode func([]T) ([]byte, error)) (json.RawMessage, error) {
+	switch {
+	case typed != nil && len(raw) > 0:
+		return nil, &Error{Kind: ErrTemplate, Template: tmpl, Variables: []string{what},
+			Msg: fmt.Sprintf("%s given twice: as Go values and as JSON", what)}
+	case typed == nil:
+		return raw, nil
+	}
+	data, err := encode(typed)
+	if err != nil {
+		return nil, &Error{Kind: ErrTemplate, Template: tmpl, Variables: []string{what}, Msg: err.Error(), Err: err, causeInMsg: true}
+	}
+	return data, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // The corpus (testdata/corpus, its README says how it was made): real chat
@@ -70,7 +71,7 @@ func TestCorpusChatTemplates(t *testing.T) {
 				total++
 				t.Run(c.Name, func(t *testing.T) {
 					require.NoError(t, err, "%s (%s)", cf.Source["repo"], cf.Source["path"])
-					in := manager.ChatInput{Messages: c.Messages, Tools: nullIsNone(c.Tools), Documents: nullIsNone(c.Documents),
+					in := manager.ChatInput{MessagesJSON: c.Messages, ToolsJSON: nullIsNone(c.Tools), Documents: nullIsNone(c.Documents),
 						AddGenerationPrompt: c.AddGenerationPrompt, Vars: c.Vars, BOS: cf.BOS, EOS: cf.EOS}
 					out, aerr := ct.Apply(context.Background(), in)
 					if c.Error != nil {
@@ -88,6 +89,70 @@ func TestCorpusChatTemplates(t *testing.T) {
 		})
 	}
 	t.Logf("chat corpus: %d of %d cases byte-identical, %d templates", pass, total, len(files))
+}
+
+// TestCorpusTypedMessages: every corpus case with tool calls, given as Go
+// values (message.Message, message.Tool) instead of JSON, renders the same
+// bytes as its JSON does, which are Jinja2's; arguments are dicts in all
+// but one (Apertus reads them as a JSON string), and both forms hold.
+func TestCorpusTypedMessages(t *testing.T) {
+	cases, objectArgs, stringArgs := 0, 0, 0
+	for _, f := range corpusFiles(t, "chat") {
+		var cf chatCorpusFile
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(data, &cf), f)
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		for _, c := range cf.Cases {
+			if !bytes.Contains(c.Messages, []byte(`"tool_calls"`)) {
+				continue
+			}
+			cases++
+			t.Run(name+"/"+c.Name, func(t *testing.T) {
+				ct, err := manager.ParseChatTemplate(name, cf.Template, manager.WithClock(corpusClock))
+				require.NoError(t, err)
+				msgs, err := message.DecodeMessages(c.Messages)
+				require.NoError(t, err)
+				typed := manager.ChatInput{Messages: msgs}
+				if raw := nullIsNone(c.Tools); bytes.Contains(raw, []byte(`"parameter_definitions"`)) {
+					// Command-R v01's Cohere-style tools are not function
+					// tools: they stay JSON, beside the typed messages.
+					typed.ToolsJSON = raw
+				} else if raw != nil {
+					typed.Tools, err = message.DecodeTools(raw)
+					require.NoError(t, err)
+				}
+				for _, m := range msgs {
+					for _, call := range m.ToolCalls {
+						if call.ObjectArguments {
+							objectArgs++
+						} else {
+							stringArgs++
+						}
+					}
+				}
+				asJSON := manager.ChatInput{MessagesJSON: c.Messages, ToolsJSON: nullIsNone(c.Tools)}
+				for _, in := range []*manager.ChatInput{&asJSON, &typed} {
+					in.Documents, in.AddGenerationPrompt, in.Vars, in.BOS, in.EOS = nullIsNone(c.Documents), c.AddGenerationPrompt, c.Vars, cf.BOS, cf.EOS
+				}
+				want, werr := ct.Apply(context.Background(), asJSON)
+				got, err := ct.Apply(context.Background(), typed)
+				if c.Error != nil {
+					require.ErrorIs(t, err, manager.ErrRaised)
+					assert.Contains(t, err.Error(), *c.Error)
+					assert.Equal(t, werr.Error(), err.Error(), "typed == JSON")
+					return
+				}
+				require.NoError(t, werr)
+				require.NoError(t, err)
+				assert.Equal(t, want, got, "typed == JSON")
+				assert.Equal(t, *c.Expected, got, "typed == Jinja2")
+			})
+		}
+	}
+	assert.GreaterOrEqual(t, cases, 61, "the corpus cases with tool calls")
+	assert.Positive(t, objectArgs, "arguments as dicts")
+	assert.Positive(t, stringArgs, "arguments as a JSON string")
 }
 
 func nullIsNone(raw json.RawMessage) json.RawMessage {

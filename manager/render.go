@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/internal/suggest"
 )
 
 // Render renders the named template with vars under the strict rules:
@@ -115,7 +116,7 @@ func (c *compiled) bindVars() {
 }
 
 // didYouMean suggests, for passed names the template does not declare,
-// the declared names they may misspell (jinja.Suggest, the rule of every
+// the declared names they may misspell (suggest.Closest, the rule of every
 // "did you mean").
 func (c *compiled) didYouMean(extra []string) string {
 	names := make([]string, len(c.info.Variables))
@@ -124,7 +125,7 @@ func (c *compiled) didYouMean(extra []string) string {
 	}
 	var hints []string
 	for _, x := range extra {
-		if best := jinja.Suggest(x, names); best != "" {
+		if best := suggest.Closest(x, names); best != "" {
 			hints = append(hints, fmt.Sprintf("%q for %q", best, x))
 		}
 	}

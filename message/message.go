@@ -1,64 +1,111 @@
-// Package message is the chat message every part of promptkit speaks:
-// manager renders templates into messages, rag assembles them, contextstack
-// keeps a conversation's history in them. It is its own small package so a
-// program can hold, build and marshal messages without importing the
-// template engine.
-//
-// A Message marshals to the JSON shape chat APIs accept (OpenAI's and the
-// many that copy it):
-//
-//	{"role": "system", "content": "text"}
-//	{"role": "user", "content": [{"type": "text", "text": "…"}, {"type": "image_url", "image_url": {"url": "…"}}]}
 package message
 
-import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strings"
-)
+import "strings"
 
-// The roles of chat messages. A template's chat blocks produce the first
-// three; a tool message answers one tool call and is appended by the host.
+// The roles of chat messages. A template's chat blocks produce system,
+// user and assistant messages; a host appends the model's answers and a
+// tool message for each tool call it ran. Role is a string: a chat
+// template may know others (Llama 3.1's ipython), and RoleDeveloper is
+// OpenAI's name for system instructions to its newer models.
 const (
 	RoleSystem    = "system"
 	RoleUser      = "user"
 	RoleAssistant = "assistant"
 	RoleTool      = "tool"
+	RoleDeveloper = "developer"
 )
 
-// PartType is the kind of a message part. Its values are the "type"
-// strings of chat APIs.
-type PartType string
-
-// The kinds of message parts.
-const (
-	PartText  PartType = "text"
-	PartImage PartType = "image_url"
-)
-
-// Part is one piece of a message's content: text, or an image.
-type Part struct {
-	Type PartType
-	Text string // the text of a PartText
-	URL  string // the image of a PartImage: an http(s) URL or a data:image/…;base64, URL
-}
-
-// Message is one chat message. Parts holds its content in order: a
-// message without images has at most one text part; {{ x | image }}
-// splits the text around each image. Parts is nil for an empty message.
+// Message is one chat message, in the shape of OpenAI's Chat Completions
+// API, which transformers' chat templates and most OpenAI-compatible
+// servers read too:
 //
-// Messages marshal to JSON in the shape chat APIs accept:
+//	{"role": "user", "content": "北京明天天气如何？"}
+//	{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"北京\"}"}}]}
+//	{"role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "晴"}
 //
-//	{"role": "system", "content": "text"}
-//	{"role": "user", "content": [{"type": "text", "text": "…"}, {"type": "image_url", "image_url": {"url": "…"}}]}
+// Parts holds the content in order: a message without images has at most
+// one text part; {{ x | image }} in a chat block splits the text around
+// each image. Parts is nil for a message without content.
 //
-// content is a string when the message is empty or is one text part, and
-// a list of parts otherwise. Both forms unmarshal.
+// A Message decoded from JSON writes the same JSON again (see the package
+// documentation for what that covers); a field the model does not have is
+// an error that names it.
 type Message struct {
 	Role  string
 	Parts []Part
-	Name  string // the tool's name, for a RoleTool message; JSON "name", omitted when empty
+	// Name is the tool's name in a RoleTool message (transformers'
+	// templates print it), or a participant's name (OpenAI's "name").
+	Name string
+	// ToolCalls are the calls an assistant message makes; each is
+	// answered by a RoleTool message with its ID as ToolCallID.
+	ToolCalls []ToolCall
+	// ToolCallID is the ID of the call a RoleTool message answers.
+	ToolCallID string
+	// ReasoningContent is an assistant's reasoning before its answer
+	// ("reasoning_content", as DeepSeek's API returns it and the chat
+	// templates of DeepSeek, Qwen and others read it).
+	ReasoningContent string
+	// CacheControl marks the end of a cacheable prefix at the end of
+	// this message (Anthropic's cache_control; see CacheControl).
+	CacheControl *CacheControl
+
+	// layout: how the JSON it was decoded from was written, and the form
+	// of its content when it is not ContentAuto (Form, SetForm).
+	layout *layout
+}
+
+// ContentForm is how a message's content is written in JSON: a message
+// decoded from JSON keeps the form it was read in, and SetForm sets it.
+type ContentForm uint8
+
+const (
+	// ContentAuto writes a string when the message has no part or one
+	// text part (without a cache mark), and a list of parts otherwise;
+	// no part and tool calls is null, as the Chat Completions API
+	// writes an assistant's tool calls.
+	ContentAuto ContentForm = iota
+	// ContentString writes a string: "" for no part, or the text of
+	// the one text part.
+	ContentString
+	// ContentList writes a list of parts, even of one text part, or none.
+	ContentList
+	// ContentNull writes null; the message has no parts.
+	ContentNull
+	// ContentAbsent leaves "content" out; the message has no parts.
+	ContentAbsent
+)
+
+// Form returns the form m's content is written in: the one SetForm set or
+// the message was decoded in, or what ContentAuto makes of m (never
+// ContentAuto).
+func (m Message) Form() ContentForm {
+	if m.layout != nil && m.layout.content != ContentAuto {
+		return m.layout.content
+	}
+	switch {
+	case len(m.Parts) == 0 && len(m.ToolCalls) > 0:
+		return ContentNull
+	case len(m.Parts) == 0:
+		return ContentString
+	case len(m.Parts) == 1 && m.Parts[0].plainText():
+		return ContentString
+	}
+	return ContentList
+}
+
+// SetForm sets the form m's content is written in; ContentAuto is the
+// usual form. Marshalling checks that the parts fit it.
+func (m *Message) SetForm(f ContentForm) {
+	var l layout
+	if m.layout != nil {
+		l = *m.layout // layouts are shared by copies: never changed
+	}
+	l.content = f
+	if l.content == ContentAuto && l.keys == nil && l.sub == nil {
+		m.layout = nil
+		return
+	}
+	m.layout = &l
 }
 
 // Text returns a message of one text part (none when text is empty).
@@ -70,8 +117,16 @@ func Text(role, text string) Message {
 	return m
 }
 
-// Text returns the message's text parts joined by newlines; images are
-// left out.
+// ToolResult returns the RoleTool message that answers call with the
+// tool's result, as text.
+func ToolResult(call ToolCall, result string) Message {
+	m := Text(RoleTool, result)
+	m.ToolCallID, m.Name = call.ID, call.Name
+	return m
+}
+
+// Text returns the message's text parts joined by newlines; other parts
+// are left out.
 func (m Message) Text() string {
 	if len(m.Parts) == 1 && m.Parts[0].Type == PartText {
 		return m.Parts[0].Text
@@ -83,108 +138,4 @@ func (m Message) Text() string {
 		}
 	}
 	return strings.Join(texts, "\n")
-}
-
-type messageJSON struct {
-	Role    string          `json:"role"`
-	Name    string          `json:"name,omitempty"`
-	Content json.RawMessage `json:"content"`
-}
-
-// MarshalJSON writes {"role": …, "content": …}.
-func (m Message) MarshalJSON() ([]byte, error) {
-	var content any
-	switch {
-	case len(m.Parts) == 0:
-		content = ""
-	case len(m.Parts) == 1 && m.Parts[0].Type == PartText:
-		content = m.Parts[0].Text
-	default:
-		content = m.Parts
-	}
-	c, err := marshalJSON(content)
-	if err != nil {
-		return nil, err
-	}
-	return marshalJSON(messageJSON{Role: m.Role, Name: m.Name, Content: c})
-}
-
-// UnmarshalJSON reads a message whose content is a string or a list of
-// parts.
-func (m *Message) UnmarshalJSON(data []byte) error {
-	var j messageJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return err
-	}
-	out := Message{Role: j.Role, Name: j.Name}
-	c := bytes.TrimSpace(j.Content)
-	switch {
-	case len(c) == 0 || string(c) == "null":
-	case c[0] == '"':
-		var s string
-		if err := json.Unmarshal(c, &s); err != nil {
-			return err
-		}
-		if s != "" {
-			out.Parts = []Part{{Type: PartText, Text: s}}
-		}
-	default:
-		if err := json.Unmarshal(c, &out.Parts); err != nil {
-			return err
-		}
-	}
-	*m = out
-	return nil
-}
-
-type partJSON struct {
-	Type     PartType      `json:"type"`
-	Text     *string       `json:"text,omitempty"`
-	ImageURL *imageURLJSON `json:"image_url,omitempty"`
-}
-
-type imageURLJSON struct {
-	URL string `json:"url"`
-}
-
-// MarshalJSON writes {"type": "text", "text": …} or
-// {"type": "image_url", "image_url": {"url": …}}.
-func (p Part) MarshalJSON() ([]byte, error) {
-	switch p.Type {
-	case PartText:
-		return marshalJSON(partJSON{Type: p.Type, Text: &p.Text})
-	case PartImage:
-		return marshalJSON(partJSON{Type: p.Type, ImageURL: &imageURLJSON{URL: p.URL}})
-	}
-	return nil, fmt.Errorf("message: unknown message part type %q", p.Type)
-}
-
-// UnmarshalJSON reads a text or image_url part.
-func (p *Part) UnmarshalJSON(data []byte) error {
-	var j partJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return err
-	}
-	switch {
-	case j.Type == PartText && j.Text != nil:
-		*p = Part{Type: PartText, Text: *j.Text}
-	case j.Type == PartImage && j.ImageURL != nil:
-		*p = Part{Type: PartImage, URL: j.ImageURL.URL}
-	default:
-		return fmt.Errorf("message: unsupported message part %s (want a text or image_url part)", data)
-	}
-	return nil
-}
-
-// marshalJSON is json.Marshal without HTML escaping: a prompt's "<", ">"
-// and "&" stay readable. (An encoder that escapes, as json.Marshal does,
-// still escapes them in its own output.)
-func marshalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,6 +47,12 @@ func TestMessagesHistoryPlacement(t *testing.T) {
 			msg(manager.RoleAssistant, "工作满一年有 5 天。"),
 			image,
 			msg(manager.RoleAssistant, "<document>这是历史，不转义</document>"),
+		}},
+		{"tool turns kept whole", []manager.Message{
+			msg(manager.RoleUser, "查一下我的年假余额"),
+			{Role: manager.RoleAssistant, ReasoningContent: "需要查 HR 系统", ToolCalls: []message.ToolCall{{ID: "call_1", Name: "leave_balance", Arguments: `{"year": 2026}`}}},
+			message.ToolResult(message.ToolCall{ID: "call_1", Name: "leave_balance"}, `{"days": 5}`),
+			msg(manager.RoleAssistant, "还剩 5 天。"),
 		}},
 	}
 	m := defaultSet(t)
@@ -450,4 +457,29 @@ func TestBuildMessagesNamesTheFieldPath(t *testing.T) {
 		"documents": []any{map[string]any{"chunks": []any{map[string]any{"text": "t", "sorce": "手册"}}}},
 	}))
 	assert.EqualError(t, err, `builders: rag_answer: key "documents[0].chunks[0].sorce": unknown field (known: source, text)`)
+}
+
+// TestBuildKeepsToolTurns: a history with tool calls, tool results and
+// reasoning, arriving as decoded JSON data (as promptkit serve passes it),
+// comes out of Build whole: the same messages, the same JSON.
+func TestBuildKeepsToolTurns(t *testing.T) {
+	history := `[{"role":"user","content":"北京明天天气如何？"},` +
+		`{"role":"assistant","content":null,"reasoning_content":"要查天气","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\": \"北京\"}"}}]},` +
+		`{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":[{"type":"text","text":"晴"}]},` +
+		`{"role":"assistant","content":"明天晴。"}]`
+	var data map[string]any
+	dec := json.NewDecoder(strings.NewReader(`{"question": "后天呢？", "documents": [{"chunks": [{"text": "天气预报每天 8 点更新"}]}], "history": ` + history + `}`))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&data))
+	out, err := New(defaultSet(t)).Build(builders.NewContext(builders.Task{}, data))
+	require.NoError(t, err)
+	msgs, err := message.DecodeMessages([]byte(out))
+	require.NoError(t, err)
+	want, err := message.DecodeMessages([]byte(history))
+	require.NoError(t, err)
+	require.Len(t, msgs, 6)
+	assert.Equal(t, want, msgs[1:5], "the history, whole")
+	got, err := message.EncodeMessages(msgs[1:5])
+	require.NoError(t, err)
+	assert.Equal(t, history, string(got))
 }

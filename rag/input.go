@@ -13,9 +13,10 @@ type Input struct {
 	// none leave Question alone. Blank ones are dropped.
 	SubQuestions []string `json:"sub_questions,omitempty"`
 	// History is the conversation so far, oldest first, inserted between
-	// the system message and the user message exactly as given (images
-	// included); a summary of older turns is usually its first message,
-	// with message.RoleSystem. Roles are system, user or assistant.
+	// the system message and the user message exactly as given — images,
+	// tool calls, tool results and reasoning included; a summary of older
+	// turns is usually its first message, with message.RoleSystem. Roles
+	// are system, developer, user, assistant or tool.
 	History []message.Message `json:"history,omitempty"`
 	// Documents are the knowledge-base chunks, grouped by the intent that
 	// retrieved them. Each group becomes one <document> block.

@@ -102,10 +102,10 @@ func prepare(in Input) (*prepared, error) {
 	}
 	for i, m := range in.History {
 		switch m.Role {
-		case message.RoleSystem, message.RoleUser, message.RoleAssistant:
+		case message.RoleSystem, message.RoleDeveloper, message.RoleUser, message.RoleAssistant, message.RoleTool:
 		default:
 			return nil, fail(fmt.Sprintf("history[%d].role", i), builders.ErrInvalidValue,
-				fmt.Sprintf("%q is not a role (want system, user or assistant)", m.Role), nil)
+				fmt.Sprintf("%q is not a role (want system, developer, user, assistant or tool)", m.Role), nil)
 		}
 	}
 	for i, it := range in.Intents {

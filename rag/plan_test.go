@@ -144,7 +144,7 @@ func TestPlanInvalidInput(t *testing.T) {
 	}{
 		{"no question", Input{Documents: ok}, builders.ErrMissingValue, "question"},
 		{"blank question", Input{Question: " \n", Documents: ok}, builders.ErrMissingValue, "question"},
-		{"bad history role", Input{Question: "q", Documents: ok, History: []manager.Message{msg("user", "hi"), msg("tool", "x")}}, builders.ErrInvalidValue, "history[1].role"},
+		{"bad history role", Input{Question: "q", Documents: ok, History: []manager.Message{msg("user", "hi"), msg("ipython", "x")}}, builders.ErrInvalidValue, "history[1].role"},
 		{"empty history role", Input{Question: "q", Documents: ok, History: []manager.Message{msg("", "x")}}, builders.ErrInvalidValue, "history[0].role"},
 		{"intent without id", Input{Question: "q", Documents: ok, Intents: []Intent{{ID: "a"}, {Name: "x"}}}, builders.ErrMissingValue, "intents[1].id"},
 		{"intent twice", Input{Question: "q", Documents: ok, Intents: []Intent{{ID: "a"}, {ID: "a"}}}, builders.ErrInvalidValue, "intents[1].id"},

@@ -12,6 +12,7 @@ import (
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 	"github.com/seed-e7d2830f/promptkit/service"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -274,6 +275,26 @@ func TestBuilders(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.code, r.body)
 	assert.Equal(t, "application/json", r.header.Get("Content-Type"))
 	assert.JSONEq(t, string(wantJSON), r.body)
+
+	// A history with tool calls, tool results and reasoning comes back
+	// whole, in the messages' own JSON.
+	history := `[{"role":"user","content":"北京明天天气如何？"},` +
+		`{"role":"assistant","content":null,"reasoning_content":"查天气","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\": \"北京\"}"}}]},` +
+		`{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":"晴"}]`
+	r = call(t, ts, "POST", "/v1/builders/rag_answer:build",
+		`{"data": {"question": "后天呢？", "documents": [{"chunks": [{"text": "预报每天更新"}]}], "history": `+history+`}}`)
+	require.Equal(t, http.StatusOK, r.code, r.body)
+	got, err := message.DecodeMessages([]byte(r.body))
+	require.NoError(t, err)
+	require.Len(t, got, 5)
+	kept, err := message.EncodeMessages(got[1:4])
+	require.NoError(t, err)
+	assert.Equal(t, history, string(kept))
+	r = call(t, ts, "POST", "/v1/builders/rag_answer:build",
+		`{"data": {"question": "q", "documents": [{"chunks": [{"text": "x"}]}], "history": [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "argumnets": "{}"}}]}]}}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, r.code)
+	assert.Contains(t, r.body, `"key":"history[0]"`)
+	assert.Contains(t, r.body, `"message":"tool_calls[0].function.argumnets: unknown field; did you mean \"arguments\"?"`)
 
 	for _, tc := range []struct {
 		name, path, body string

@@ -28,7 +28,7 @@ func TestChatCount(t *testing.T) {
 			require.NoError(t, err)
 			tmpl, err := manager.ParseChatTemplateConfig(name, config, "")
 			require.NoError(t, err)
-			text, err := tmpl.Apply(context.Background(), manager.ChatInput{Messages: messages, AddGenerationPrompt: true})
+			text, err := tmpl.Apply(context.Background(), manager.ChatInput{MessagesJSON: messages, AddGenerationPrompt: true})
 			require.NoError(t, err)
 			want, err := os.ReadFile("testdata/chat/" + name + ".txt")
 			require.NoError(t, err)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/internal/suggest"
 )
 
 var (
@@ -52,13 +52,13 @@ func (e *UnknownError) Unwrap() error {
 }
 
 func unknown(name string, known []string) error {
-	return &UnknownError{Name: name, Kind: "encoding", Suggestion: suggest(name, known), Known: known}
+	return &UnknownError{Name: name, Kind: "encoding", Suggestion: nearName(name, known), Known: known}
 }
 
-// suggest is promptkit's did-you-mean, or else the one known name that
+// nearName is promptkit's did-you-mean, or else the one known name that
 // name begins (o200k → o200k_base).
-func suggest(name string, known []string) string {
-	if s := jinja.Suggest(name, known); s != "" {
+func nearName(name string, known []string) string {
+	if s := suggest.Closest(name, known); s != "" {
 		return s
 	}
 	found := ""

@@ -40,7 +40,7 @@ func Example_chat() {
 		log.Fatal(err)
 	}
 	text, err := tmpl.Apply(context.Background(), manager.ChatInput{
-		Messages:            []byte(`[{"role": "user", "content": "明天北京的天气怎么样？"}]`),
+		MessagesJSON:        []byte(`[{"role": "user", "content": "明天北京的天气怎么样？"}]`),
 		AddGenerationPrompt: true,
 	})
 	if err != nil {

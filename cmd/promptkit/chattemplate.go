@@ -101,7 +101,7 @@ func runChatTemplate(c *cli, args []string) error {
 	for _, f := range []struct {
 		flag, file string
 		to         *json.RawMessage
-	}{{"messages", *msgsFile, &in.Messages}, {"tools", *toolsFile, &in.Tools}, {"documents", *docsFile, &in.Documents}} {
+	}{{"messages", *msgsFile, &in.MessagesJSON}, {"tools", *toolsFile, &in.ToolsJSON}, {"documents", *docsFile, &in.Documents}} {
 		if f.file == "" {
 			continue
 		}

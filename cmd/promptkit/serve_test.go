@@ -216,6 +216,32 @@ func TestServeBinary(t *testing.T) {
 		p.stop(t)
 	})
 
+	t.Run("the Python client's tests", func(t *testing.T) {
+		python, err := exec.LookPath("python3")
+		if err != nil {
+			t.Skip("python3 is not installed: the Python client's tests are not run")
+		}
+		dir := writeSet(t, `{"version": 1, "templates": {
+		  "greet": {"path": "greet.md", "variables": ["name"]},
+		  "echo": {"path": "echo.md", "variables": ["variables", "self"]},
+		  "chat": {"path": "chat.md", "variables": ["q"]}}}`, map[string]string{
+			"greet.md": "Hello {{ name }}!",
+			"echo.md":  "{{ variables }}/{{ self }}",
+			"chat.md":  `{% chat role="system" %}Be brief.{% endchat %}{% chat role="user" %}{{ q }}{% endchat %}`,
+		})
+		p := startServe(t, bin, nil, "--dir", dir)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, python, "-m", "unittest", "-v", "test_client.py")
+		cmd.Dir = filepath.Join("..", "..", "examples", "python")
+		cmd.Env = append(os.Environ(), "PROMPTKIT_URL="+p.url)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(out))
+		assert.Contains(t, string(out), "Ran 7 tests")
+		assert.NotContains(t, string(out), "skipped")
+		p.stop(t)
+	})
+
 	t.Run("the Python client example", func(t *testing.T) {
 		python, err := exec.LookPath("python3")
 		if err != nil {

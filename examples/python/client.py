@@ -4,11 +4,15 @@
     from client import PromptKit, PromptError
 
     pk = PromptKit("http://127.0.0.1:8080")      # PROMPTKIT_TOKEN is sent if set
-    p = pk.render("title", intent="查询明天的天气")
+    p = pk.render("title", {"intent": "查询明天的天气"})
     print(p.text)                                 # exactly the prompt a Go host gets
     log.info("prompt %s from set %s", p.template_hash, p.digest)
-    msgs = pk.messages("rag_user", ...)           # chat messages, ready for a chat API
+    msgs = pk.messages("NAME", {...})             # a chat template's messages, for a chat API
     text = pk.build("title", data={"intent": "…"})
+
+Variables are a dict; keyword arguments are merged into it, and any name
+works as a variable, "name" and "variables" included (the template's name
+and the dict are positional-only): pk.render("greet", name="Ada").
 
 A problem of the set or of the variables raises PromptError, with the fields
 of the Go *manager.Error: kind, template, path, line, column, variables,
@@ -100,14 +104,20 @@ class PromptKit:
         _, _, raw = self._call("GET", "/v1/schemas/" + urllib.parse.quote(path))
         return json.loads(raw)
 
-    def render(self, name, **variables):
-        """The prompt of a text template, exactly."""
-        _, headers, raw = self._call("POST", "/v1/templates/%s:render" % urllib.parse.quote(name), variables)
+    def render(self, name, variables=None, /, **more):
+        """The prompt of a text template, exactly.
+
+        variables is a dict of the template's variables; keyword arguments
+        are more of them (a name given both ways is a TypeError)."""
+        body = _variables(variables, more)
+        _, headers, raw = self._call("POST", "/v1/templates/%s:render" % urllib.parse.quote(name), body)
         return self._rendered(headers, text=raw.decode("utf-8"))
 
-    def messages(self, name, **variables):
-        """The chat messages of a template: [{"role": …, "content": …}, …]."""
-        _, headers, raw = self._call("POST", "/v1/templates/%s:messages" % urllib.parse.quote(name), variables)
+    def messages(self, name, variables=None, /, **more):
+        """The chat messages of a template, as the Chat Completions API takes
+        them: [{"role": …, "content": …}, …]. Variables as for render."""
+        body = _variables(variables, more)
+        _, headers, raw = self._call("POST", "/v1/templates/%s:messages" % urllib.parse.quote(name), body)
         return self._rendered(headers, messages=json.loads(raw))
 
     def build(self, builder, task=None, data=None):
@@ -121,6 +131,18 @@ class PromptKit:
         if headers.get("Content-Type", "").startswith("application/json"):
             return self._rendered(headers, messages=json.loads(raw))
         return self._rendered(headers, text=raw.decode("utf-8"))
+
+
+def _variables(variables, more):
+    """One dict of the variables given as a dict and as keyword arguments."""
+    if variables is None:
+        variables = {}
+    if not isinstance(variables, dict):
+        raise TypeError("variables must be a dict, not %s" % type(variables).__name__)
+    twice = sorted(set(variables) & set(more))
+    if twice:
+        raise TypeError("variables given twice: %s" % ", ".join(twice))
+    return {**variables, **more}
 
 
 def _first_ref(schema):
@@ -162,7 +184,7 @@ def main(argv=None):
         required = pk.schema_file(ref).get("required", [])
         out.write(("%s.%s: %s requires %s\n" % (name, var["name"], ref, ", ".join(required))).encode("utf-8"))
 
-    p = pk.render("title", intent=args.intent)
+    p = pk.render("title", {"intent": args.intent})
     out.write(p.text.encode("utf-8") + b"\n")
 
     try:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/seed-e7d2830f/promptkit/internal/suggest"
 )
 
 // Every problem the front end reports is made here, one function per
@@ -322,57 +324,11 @@ func errUndeclared(p Pos, name string, visible []string, hint string) *Error {
 		if hint != "" {
 			e.Msg += " (" + hint + ")"
 		}
-		if s := Suggest(name, visible); s != "" {
+		if s := suggest.Closest(name, visible); s != "" {
 			e.Msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 	}
 	return e
-}
-
-// Suggest returns the name in names closest to name, if it is close enough
-// to be a misspelling of it: every "did you mean" of promptkit, at load
-// and at render, is this one rule.
-func Suggest(name string, names []string) string {
-	if len([]rune(name)) < 3 {
-		return "" // every short name is close to every other
-	}
-	best, bestD := "", max(1, len([]rune(name))/3)+1
-	for _, n := range names {
-		if n == name {
-			continue
-		}
-		if d := editDistance(name, n); d < bestD || (d == bestD && n < best) {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and swaps of neighbours cost one each.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
 
 func sortedNames(m map[string]Spec) string {
@@ -560,7 +516,7 @@ func typef(p Pos, variable, format string, args ...any) *Error {
 
 func errNoProperty(p Pos, expr, variable, subject, at, name string, props []string) *Error {
 	msg := fmt.Sprintf("%s is not in the schema of variable %q: %s has no property %q", expr, variable, typeSubject(subject, at), name)
-	switch s := Suggest(name, props); {
+	switch s := suggest.Closest(name, props); {
 	case s != "":
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	case len(props) == 0:

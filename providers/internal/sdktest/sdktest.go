@@ -1,0 +1,106 @@
+// Package sdktest runs the official SDKs against a local server that
+// captures the request each one sends, and compares it with a golden
+// file: what a provider would receive, without the network.
+package sdktest
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/message"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden request files")
+
+// Server is a local HTTP server that answers every request with a fixed
+// response and keeps the body of the last one.
+type Server struct {
+	URL  string
+	mu   sync.Mutex
+	last []byte
+	path string
+}
+
+// Serve starts a server on loopback that answers with response (JSON).
+func Serve(t *testing.T, response string) *Server {
+	t.Helper()
+	s := &Server{}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.last, s.path = body, r.URL.Path
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, response)
+	}))
+	t.Cleanup(ts.Close)
+	s.URL = ts.URL
+	return s
+}
+
+// Last returns the path and body of the last request.
+func (s *Server) Last() (path string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.path, s.last
+}
+
+// Golden compares the JSON body with the golden file, indented alike
+// (with -update, it writes the file).
+func Golden(t *testing.T, file string, body []byte) {
+	t.Helper()
+	var got bytes.Buffer
+	require.NoError(t, json.Indent(&got, body, "", "  "))
+	got.WriteByte('\n')
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o755))
+		require.NoError(t, os.WriteFile(file, got.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(file)
+	require.NoError(t, err, "run go test -update to write the golden file")
+	require.Equal(t, string(want), got.String(), "the request the SDK sent")
+}
+
+// Conversation reads testdata/conversations/NAME.json of the providers
+// module: the messages, and the tools when the file has them.
+func Conversation(t *testing.T, name string) ([]message.Message, []message.Tool) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "conversations", name+".json"))
+	require.NoError(t, err)
+	var c struct {
+		Messages json.RawMessage `json:"messages"`
+		Tools    json.RawMessage `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(data, &c))
+	msgs, err := message.DecodeMessages(c.Messages)
+	require.NoError(t, err)
+	var tools []message.Tool
+	if len(c.Tools) > 0 {
+		tools, err = message.DecodeTools(c.Tools)
+		require.NoError(t, err)
+	}
+	return msgs, tools
+}
+
+// Names are the conversations of testdata/conversations.
+func Names(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "conversations", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f[:len(f)-len(".json")]))
+	}
+	return names
+}
