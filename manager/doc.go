@@ -87,6 +87,14 @@
 //
 //	templates/card.md: template "card": invalid variables: user.tags[2]: want string, got number
 //
+// Validation runs under the render's context and work budget: what the
+// schema library would do is counted and charged before it starts, so a
+// value beyond the budget is ErrOutputLimit (and one past the deadline
+// ErrCanceled), never a validation that runs on. A schema whose shape
+// would make the count large — nested anyOf, oneOf or allOf over the
+// same subschemas, a $ref cycle at one place of the value, a long or
+// complex pattern — is refused at load (internal/schema's shape limits).
+//
 // Variable.Schema gives the schema as index.json writes it; promptkit gen
 // (package gen) turns the schemas into a typed Go API.
 //
