@@ -146,11 +146,15 @@
 //
 // A template whose text sits in {% chat role="system" %}…{% endchat %}
 // blocks renders to a list of messages with RenderMessages, one per block,
-// in order (blocks may sit in loops and conditions; the role may be an
-// expression, checked against system, user and assistant). Inside a block,
-// {{ x | image }} adds an image part (an http(s) URL, a data:image URL or
-// raw bytes). Messages are collected while the template runs, never parsed
-// back out of text, so no value can add, end or re-role a message. A
+// in order (blocks may sit in loops and conditions). A role is a literal
+// (system, user or assistant), or an expression that lists the roles it
+// may take — {% chat role=turn.role allow=["user", "assistant"] %} — so a
+// value never chooses a role the template does not name: one outside the
+// list is an error at render, an expression without the list at load.
+// Inside a block, {{ x | image }} adds an image part (an http(s) URL, a
+// data:image URL or raw bytes). Messages are collected while the template
+// runs, never parsed back out of text, so no value can add or end a
+// message, nor give it a role beyond its block's allow list. A
 // template without blocks renders to one user message; Render of a chat
 // template is ErrChatTemplate. Message marshals to the JSON shape chat APIs
 // accept.

@@ -334,7 +334,7 @@ func (c *compiler) node(n jinja.Node) {
 			}
 		}
 		if d.lit < 0 {
-			d.role = c.expr(n.Role)
+			d.role, d.allow = c.expr(n.Role), n.Allow
 		}
 		c.tag(tagBody, c.add(d))
 		c.body(n.Body)

@@ -348,9 +348,10 @@ func (d *callBlockDef) run(st *state, n *bodyTag) *pongo2.Error {
 
 // chatDef is a {% chat %} block.
 type chatDef struct {
-	at   site
-	role expr
-	lit  int // the role's index in ChatRoles, when it is a literal (checked at load); else -1
+	at    site
+	role  expr
+	lit   int      // the role's index in ChatRoles, when it is a literal (checked at load); else -1
+	allow []string // the roles allow= lists, which a role that is not a literal must be one of
 }
 
 func (d *chatDef) run(st *state, n *bodyTag) *pongo2.Error {
@@ -371,6 +372,9 @@ func (d *chatDef) run(st *state, n *bodyTag) *pongo2.Error {
 		}
 		if role = roleIndex(v.s); role < 0 {
 			st.fail(&d.at, fmt.Errorf("unknown chat role %q; allowed roles: %s", v.s, joinNames(ChatRoles)))
+		}
+		if !allowedRole(d.allow, v.s) {
+			st.fail(&d.at, fmt.Errorf("chat role %q is not one this block allows (allow=%s)", v.s, joinNames(d.allow)))
 		}
 	}
 	s.begin(st)
