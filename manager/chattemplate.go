@@ -167,7 +167,8 @@ func readLocalFile(path string, max int64) ([]byte, error) {
 	if dir == "" {
 		dir = "."
 	}
-	return readSetFile(os.DirFS(dir), file, max)
+	data, _, err := readSetFile(os.DirFS(dir), file, max)
+	return data, err
 }
 
 func parseChatTemplateConfig(name string, config []byte, variant string, cfg *config) (*ChatTemplate, error) {

@@ -175,8 +175,12 @@
 // WithMaxWait, 1 s), a reload that is checked whole before it replaces
 // the live set in one atomic step. When the watcher can name the files
 // that changed, only the templates those files feed are recompiled
-// (ReloadEvent.Compiled counts them); otherwise the set is read whole. A broken edit never goes live: the last
-// good set keeps serving and LastError says why. Generation counts
+// (ReloadEvent.Compiled counts them); otherwise the set is read whole. A
+// file written in place is read only once it has stayed unchanged for
+// WithSettle (1 s), a load whose files changed while it read them is done
+// again, files that are not part of the set reload nothing, and a failed
+// reload is retried when a chmod may have fixed it. A broken edit never
+// goes live: the last good set keeps serving and LastError says why. Generation counts
 // successful loads, Subscribe reports every attempt, Reload reloads on
 // demand, WithPollInterval polls where inotify is unavailable, and Close
 // stops the watcher.
