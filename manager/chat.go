@@ -19,7 +19,8 @@ import (
 // containing "{% endchat %}", a role marker such as "system:" or
 // "<|im_start|>", or JSON that looks like a message cannot end, start or
 // re-role a message, because messages are collected as the template runs,
-// never parsed out of rendered text.
+// never parsed out of rendered text. A role taken from a value (role=
+// turn.role) must be one of the roles its block lists (allow=[…]).
 func (m *Manager) RenderMessages(name string, vars map[string]any) ([]Message, error) {
 	return m.RenderMessagesContext(context.Background(), name, vars)
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -45,14 +47,24 @@ var (
 
 // ParseChatTemplate checks and compiles a chat template's source. name
 // names it in errors (a file name, say). Options are the manager's
-// (limits, clock); WithWatch and the watch options do not apply.
+// (limits, clock); WithWatch and the watch options do not apply. A source
+// longer than a set's template may be (WithMaxInlined, 4 MiB) is refused
+// before it is parsed.
 func ParseChatTemplate(name, source string, opts ...Option) (*ChatTemplate, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
+	return parseChatTemplate(name, source, cfg)
+}
+
+func parseChatTemplate(name, source string, cfg *config) (*ChatTemplate, error) {
 	if cfg.watch {
 		return nil, fmt.Errorf("%w: WithWatch does not apply to a chat template", ErrTemplate)
+	}
+	if len(source) > cfg.maxInlined {
+		return nil, &Error{Kind: ErrTemplate, Template: name, Path: name,
+			Msg: fmt.Sprintf("the chat template is %d bytes of source, over the limit of %d (WithMaxInlined)", len(source), cfg.maxInlined)}
 	}
 	l := newLoader(nil, cfg)
 	tree, err := jinja.Parse(name, source, hfOptions)
@@ -104,8 +116,63 @@ func ParseChatTemplate(name, source string, opts ...Option) (*ChatTemplate, erro
 // ParseChatTemplateConfig reads a tokenizer_config.json: its chat_template
 // (a string, or a list of {"name", "template"} of which "default" is
 // taken unless variant names another) and its bos_token and eos_token (a
-// string or {"content": …}), which Apply passes.
+// string or {"content": …}), which Apply passes. A config larger than a
+// file of a set may be (WithMaxFileBytes, 16 MiB) is refused before it is
+// read, and its template as ParseChatTemplate refuses one.
 func ParseChatTemplateConfig(name string, config []byte, variant string, opts ...Option) (*ChatTemplate, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(config)) > cfg.maxFileBytes {
+		return nil, &Error{Kind: ErrTemplate, Path: name,
+			Msg: fmt.Sprintf("the config is %d bytes, over the limit of %d (WithMaxFileBytes)", len(config), cfg.maxFileBytes)}
+	}
+	return parseChatTemplateConfig(name, config, variant, cfg)
+}
+
+// OpenChatTemplateConfig is ParseChatTemplateConfig of the file at path,
+// read as a set's files are: only a regular file (checked before it is
+// opened, so a FIFO cannot block), only up to WithMaxFileBytes (checked
+// before it is read).
+func OpenChatTemplateConfig(path, variant string, opts ...Option) (*ChatTemplate, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readLocalFile(path, cfg.maxFileBytes)
+	if err != nil {
+		return nil, &Error{Kind: ErrTemplate, Path: path, Msg: "cannot read the config: " + cleanFSErr(err).Error(), Err: err, causeInMsg: true}
+	}
+	return parseChatTemplateConfig(path, data, variant, cfg)
+}
+
+// OpenChatTemplate is ParseChatTemplate of the file at path, read as
+// OpenChatTemplateConfig reads one, up to WithMaxInlined.
+func OpenChatTemplate(path string, opts ...Option) (*ChatTemplate, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readLocalFile(path, int64(cfg.maxInlined))
+	if err != nil {
+		return nil, &Error{Kind: ErrTemplate, Template: path, Path: path, Msg: "cannot read the template: " + cleanFSErr(err).Error(), Err: err, causeInMsg: true}
+	}
+	return parseChatTemplate(path, string(data), cfg)
+}
+
+// readLocalFile reads a file of the host's (a path as the user gives it,
+// not confined to a set) with readSetFile's discipline.
+func readLocalFile(path string, max int64) ([]byte, error) {
+	dir, file := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	data, _, err := readSetFile(os.DirFS(dir), file, max)
+	return data, err
+}
+
+func parseChatTemplateConfig(name string, config []byte, variant string, cfg *config) (*ChatTemplate, error) {
 	var c struct {
 		ChatTemplate json.RawMessage `json:"chat_template"`
 		BOS          json.RawMessage `json:"bos_token"`
@@ -148,7 +215,7 @@ func ParseChatTemplateConfig(name string, config []byte, variant string, opts ..
 			return nil, bad("the config has no chat template %q (it has: %s)", variant, strings.Join(names, ", "))
 		}
 	}
-	ct, err := ParseChatTemplate(name, src, opts...)
+	ct, err := parseChatTemplate(name, src, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +282,9 @@ type ChatInput struct {
 // ErrRaised with the template's message. A setting the template does not
 // read is ignored (Variables lists those it reads). Messages and
 // MessagesJSON both set, or Tools and ToolsJSON, is an error; a message or
-// tool that has no JSON form is an error naming its path.
+// tool that has no JSON form is an error naming its path. The input's
+// JSON is at most the render's memory budget (WithMaxMemory), checked
+// before it is decoded: ErrOutputLimit beyond.
 func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) {
 	vars := map[string]any{"add_generation_prompt": in.AddGenerationPrompt}
 	decode := func(what string, raw json.RawMessage) error {
@@ -237,6 +306,14 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 	tools, err := typedJSON(t.name, "tools", in.Tools, in.ToolsJSON, message.EncodeTools)
 	if err != nil {
 		return "", err
+	}
+	size := len(msgs) + len(tools) + len(in.Documents)
+	for _, raw := range in.Vars {
+		size += len(raw)
+	}
+	if size > t.cfg.limits.MaxMemory {
+		return "", &Error{Kind: ErrOutputLimit, Template: t.name, Path: t.name,
+			Msg: fmt.Sprintf("the input is %d bytes of JSON, over the render's memory limit of %d (WithMaxMemory)", size, t.cfg.limits.MaxMemory)}
 	}
 	if err := decode("messages", msgs); err != nil {
 		return "", err

@@ -2,7 +2,14 @@ package manager_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -10,6 +17,99 @@ import (
 	"github.com/seed-e7d2830f/promptkit/manager"
 	"github.com/seed-e7d2830f/promptkit/message"
 )
+
+// bigChatTemplate is a valid chat template of n bytes or a little more.
+func bigChatTemplate(n int) string {
+	unit := "{% for m in messages %}{{ m.content }}{% endfor %}\n"
+	return strings.Repeat(unit, n/len(unit)+1)
+}
+
+func tokenizerConfig(t *testing.T, template string) []byte {
+	t.Helper()
+	data, err := json.Marshal(map[string]any{"chat_template": template, "bos_token": "<s>"})
+	require.NoError(t, err)
+	return data
+}
+
+// A chat template is held to a set's limits: a source over WithMaxInlined
+// (4 MiB) and a config over WithMaxFileBytes (16 MiB) are refused before
+// they are parsed — without it, a 15 MB template took seconds and most of
+// a gigabyte to parse.
+func TestChatTemplateSourceLimits(t *testing.T) {
+	big := bigChatTemplate(15 << 20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	_, err := manager.ParseChatTemplateConfig("tokenizer_config.json", tokenizerConfig(t, big), "")
+	runtime.ReadMemStats(&after)
+	require.ErrorIs(t, err, manager.ErrTemplate)
+	assert.Regexp(t, `^tokenizer_config\.json: template "tokenizer_config\.json": the chat template is \d+ bytes of source, over the limit of 4194304 \(WithMaxInlined\)$`, err.Error())
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(200<<20), "the config is decoded, the template not parsed")
+	assert.Less(t, time.Since(start), hangBound)
+
+	_, err = manager.ParseChatTemplate("t.jinja", bigChatTemplate(5<<20))
+	require.ErrorIs(t, err, manager.ErrTemplate)
+	assert.Contains(t, err.Error(), "over the limit of 4194304 (WithMaxInlined)")
+
+	// The limits are the options'.
+	_, err = manager.ParseChatTemplate("t.jinja", bigChatTemplate(300_000), manager.WithMaxInlined(256<<10))
+	require.ErrorIs(t, err, manager.ErrTemplate)
+	_, err = manager.ParseChatTemplate("t.jinja", bigChatTemplate(300_000), manager.WithMaxInlined(512<<10))
+	require.NoError(t, err)
+	_, err = manager.ParseChatTemplateConfig("c.json", tokenizerConfig(t, bigChatTemplate(2<<20)), "", manager.WithMaxFileBytes(1<<20))
+	require.ErrorIs(t, err, manager.ErrTemplate)
+	assert.Regexp(t, `^c\.json: the config is \d+ bytes, over the limit of 1048576 \(WithMaxFileBytes\)$`, err.Error())
+}
+
+// A config or template on disk is read as a set's files are: a sparse
+// giant is refused before it is read, a FIFO without blocking.
+func TestOpenChatTemplateFiles(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tokenizer_config.json")
+	require.NoError(t, os.WriteFile(good, tokenizerConfig(t, "{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}"), 0o644))
+	ct, err := manager.OpenChatTemplateConfig(good, "")
+	require.NoError(t, err)
+	out, err := ct.Apply(context.Background(), manager.ChatInput{MessagesJSON: json.RawMessage(`[{"role": "user", "content": "hi"}]`)})
+	require.NoError(t, err)
+	assert.Equal(t, "<s>hi", out)
+
+	sparse := filepath.Join(dir, "sparse.json")
+	f, err := os.Create(sparse)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(50<<30))
+	require.NoError(t, f.Close())
+	fifo := filepath.Join(dir, "fifo.jinja")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+
+	start := time.Now()
+	_, err = manager.OpenChatTemplateConfig(sparse, "")
+	require.ErrorIs(t, err, manager.ErrTemplate)
+	assert.Contains(t, err.Error(), "cannot read the config: file too large: 53687091200 bytes, over the limit of 16777216 (WithMaxFileBytes)")
+	_, err = manager.OpenChatTemplate(sparse)
+	assert.Contains(t, err.Error(), "over the limit of 4194304")
+	_, err = manager.OpenChatTemplate(fifo)
+	require.ErrorIs(t, err, manager.ErrTemplate)
+	assert.Contains(t, err.Error(), "cannot read the template: not a regular file (a named pipe)")
+	_, err = manager.OpenChatTemplateConfig(filepath.Join(dir, "missing.json"), "")
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.Less(t, time.Since(start), hangBound)
+}
+
+// The conversation, tools, documents and settings are at most the
+// render's memory budget of JSON, refused before they are decoded.
+func TestChatTemplateInputLimit(t *testing.T) {
+	ct, err := manager.ParseChatTemplate("t.jinja", "{{ messages | length }}", manager.WithMaxMemory(1<<20))
+	require.NoError(t, err)
+	msg := `{"role": "user", "content": "` + strings.Repeat("x", 1000) + `"}`
+	msgs := "[" + strings.TrimSuffix(strings.Repeat(msg+",", 1100), ",") + "]"
+	_, err = ct.Apply(context.Background(), manager.ChatInput{MessagesJSON: json.RawMessage(msgs)})
+	require.ErrorIs(t, err, manager.ErrOutputLimit)
+	assert.Regexp(t, `^t\.jinja: template "t\.jinja": the input is \d+ bytes of JSON, over the render's memory limit of 1048576 \(WithMaxMemory\)$`, err.Error())
+
+	out, err := ct.Apply(context.Background(), manager.ChatInput{MessagesJSON: json.RawMessage("[" + msg + "]")})
+	require.NoError(t, err)
+	assert.Equal(t, "1", out)
+}
 
 // toolTemplate reads what tool-calling chat templates read: tool_calls,
 // function.name and function.arguments (printed with tojson, as

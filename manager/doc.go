@@ -86,6 +86,14 @@
 //
 //	templates/card.md: template "card": invalid variables: user.tags[2]: want string, got number
 //
+// Validation runs under the render's context and work budget: what the
+// schema library would do is counted and charged before it starts, so a
+// value beyond the budget is ErrOutputLimit (and one past the deadline
+// ErrCanceled), never a validation that runs on. A schema whose shape
+// would make the count large — nested anyOf, oneOf or allOf over the
+// same subschemas, a $ref cycle at one place of the value, a long or
+// complex pattern — is refused at load (internal/schema's shape limits).
+//
 // Variable.Schema gives the schema as index.json writes it; promptkit gen
 // (package gen) turns the schemas into a typed Go API.
 //
@@ -137,11 +145,15 @@
 //
 // A template whose text sits in {% chat role="system" %}…{% endchat %}
 // blocks renders to a list of messages with RenderMessages, one per block,
-// in order (blocks may sit in loops and conditions; the role may be an
-// expression, checked against system, user and assistant). Inside a block,
-// {{ x | image }} adds an image part (an http(s) URL, a data:image URL or
-// raw bytes). Messages are collected while the template runs, never parsed
-// back out of text, so no value can add, end or re-role a message. A
+// in order (blocks may sit in loops and conditions). A role is a literal
+// (system, user or assistant), or an expression that lists the roles it
+// may take — {% chat role=turn.role allow=["user", "assistant"] %} — so a
+// value never chooses a role the template does not name: one outside the
+// list is an error at render, an expression without the list at load.
+// Inside a block, {{ x | image }} adds an image part (an http(s) URL, a
+// data:image URL or raw bytes). Messages are collected while the template
+// runs, never parsed back out of text, so no value can add or end a
+// message, nor give it a role beyond its block's allow list. A
 // template without blocks renders to one user message; Render of a chat
 // template is ErrChatTemplate. Message marshals to the JSON shape chat APIs
 // accept.
@@ -162,8 +174,12 @@
 // WithMaxWait, 1 s), a reload that is checked whole before it replaces
 // the live set in one atomic step. When the watcher can name the files
 // that changed, only the templates those files feed are recompiled
-// (ReloadEvent.Compiled counts them); otherwise the set is read whole. A broken edit never goes live: the last
-// good set keeps serving and LastError says why. Generation counts
+// (ReloadEvent.Compiled counts them); otherwise the set is read whole. A
+// file written in place is read only once it has stayed unchanged for
+// WithSettle (1 s), a load whose files changed while it read them is done
+// again, files that are not part of the set reload nothing, and a failed
+// reload is retried when a chmod may have fixed it. A broken edit never
+// goes live: the last good set keeps serving and LastError says why. Generation counts
 // successful loads, Subscribe reports every attempt, Reload reloads on
 // demand, WithPollInterval polls where inotify is unavailable, and Close
 // stops the watcher.

@@ -76,6 +76,9 @@ type loader struct {
 	prev     *snapshot // the set serving, when reloading (for the empty-file check)
 	// schemas compiles the set's schemas, once each (schema.go).
 	schemas *schema.Compiler
+	// log, when not nil, records each file read with what it was when
+	// read, for the check that nothing moved during the load (settle.go).
+	log readLog
 }
 
 type readFile struct {
@@ -94,9 +97,9 @@ func newLoader(fsys fs.FS, cfg *config) *loader {
 // load reads index.json and every template from fsys, and checks and
 // compiles them all. A set with any problem is refused: the error is a
 // *LoadError listing every problem.
-func load(fsys fs.FS, cfg *config, prev *snapshot) (*snapshot, error) {
+func load(fsys fs.FS, cfg *config, prev *snapshot, log readLog) (*snapshot, error) {
 	l := newLoader(fsys, cfg)
-	l.prev = prev
+	l.prev, l.log = prev, log
 	data, err := l.readFile(IndexFile)
 	if err != nil {
 		return nil, &LoadError{Problems: []*Error{l.fileProblem("", IndexFile, err, "cannot read the index")}}
@@ -143,10 +146,17 @@ func (l *loader) readFile(p string) ([]byte, error) {
 	if rf, ok := l.read[p]; ok {
 		return rf.data, rf.err
 	}
-	data, err := readSetFile(l.fsys, p, l.cfg.maxFileBytes)
+	data, fi, err := readSetFile(l.fsys, p, l.cfg.maxFileBytes)
 	l.read[p] = readFile{data: data, err: err}
 	if err == nil {
 		l.files[p] = sumOf(data)
+	}
+	if l.log != nil {
+		if err == nil {
+			l.log[p] = readStat{size: fi.Size(), mod: fi.ModTime(), sum: l.files[p]}
+		} else {
+			l.log[p] = readStat{failed: true}
+		}
 	}
 	return data, err
 }
@@ -157,32 +167,34 @@ var (
 	errFileSize   = errors.New("file too large")
 )
 
-func readSetFile(fsys fs.FS, p string, max int64) ([]byte, error) {
+// readSetFile reads a file with the set's discipline, and returns what
+// it was (size, modification time) when it was opened.
+func readSetFile(fsys fs.FS, p string, max int64) ([]byte, fs.FileInfo, error) {
 	f, err := openRegular(fsys, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s)", errNotRegular, describeMode(fi.Mode()))
+		return nil, nil, fmt.Errorf("%w (%s)", errNotRegular, describeMode(fi.Mode()))
 	}
 	if fi.Size() > max {
-		return nil, fmt.Errorf("%w: %d bytes, over the limit of %d (WithMaxFileBytes)", errFileSize, fi.Size(), max)
+		return nil, nil, fmt.Errorf("%w: %d bytes, over the limit of %d (WithMaxFileBytes)", errFileSize, fi.Size(), max)
 	}
 	// The size can change after Stat: read at most one byte more than
 	// the limit, and refuse what is over it.
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%w: over the limit of %d bytes (WithMaxFileBytes)", errFileSize, max)
+		return nil, nil, fmt.Errorf("%w: over the limit of %d bytes (WithMaxFileBytes)", errFileSize, max)
 	}
-	return data, nil
+	return data, fi, nil
 }
 
 // openRegular opens a file after checking, without opening it, that it is

@@ -49,7 +49,7 @@ func newManager(fsys fs.FS, cfg *config) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, fsys: fsys}
 	m.reloads.init()
-	s, err := load(fsys, cfg, nil)
+	s, err := load(fsys, cfg, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +95,7 @@ func Open(dir string, opts ...Option) (*Manager, error) {
 	m.dir, m.root = abs, root
 	if w != nil {
 		m.w = w
-		w.Start(func(c watch.Change) {
-			m.reloads.sem <- struct{}{}
-			defer func() { <-m.reloads.sem }()
-			m.reloadLocked(c.Trigger, c.Files)
-		})
+		w.Start(m.watchChanged) // settle.go
 	}
 	return m, nil
 }

@@ -27,8 +27,9 @@ type config struct {
 	debounce      time.Duration
 	maxWait       time.Duration
 	pollInterval  time.Duration
-	maxWaitSet    bool     // WithMaxWait was given
-	watchOnly     []string // watch options given, checked against watch
+	settle        time.Duration // how long a file written in place must stay unchanged before a reload reads it
+	maxWaitSet    bool          // WithMaxWait was given
+	watchOnly     []string      // watch options given, checked against watch
 
 	// newPlatformWatcher replaces fsnotify.NewWatcher in tests (nil: the
 	// real one).
@@ -45,6 +46,7 @@ const (
 	DefaultMaxInlined     = 4 << 20  // 4 MiB
 	DefaultDebounce       = 100 * time.Millisecond
 	DefaultMaxWait        = 1 * time.Second
+	DefaultSettle         = 1 * time.Second
 	maxIncludeDepth       = 32
 )
 
@@ -55,6 +57,7 @@ func defaultConfig() *config {
 		maxInlined:   DefaultMaxInlined,
 		debounce:     DefaultDebounce,
 		maxWait:      DefaultMaxWait,
+		settle:       DefaultSettle,
 	}
 }
 
@@ -157,8 +160,9 @@ func WithDebounce(d time.Duration) Option {
 // WithMaxWait bounds how long a constant stream of changes can delay a
 // reload (default DefaultMaxWait, 1 s, or the debounce period if that is
 // longer): a reload starts at most d after the first change of a burst even
-// if changes keep coming. It must not be shorter than the debounce period,
-// and it needs WithWatch.
+// if changes keep coming — except that a file of the set written in place
+// is read only once it has settled (WithSettle). It must not be shorter
+// than the debounce period, and it needs WithWatch.
 func WithMaxWait(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
@@ -185,6 +189,24 @@ func WithPollInterval(d time.Duration) Option {
 		}
 		c.pollInterval = d
 		c.watchOnly = append(c.watchOnly, "WithPollInterval")
+		return nil
+	}
+}
+
+// WithSettle sets how long a file written in place (rather than renamed
+// into place) must stay unchanged — its size and modification time —
+// before a watched reload reads it (default DefaultSettle, 1 s): a save
+// that writes in bursts, or pauses for less than this, is never loaded
+// half written, whatever the debounce and the maximum wait. Files renamed
+// into place are whole when they appear, and wait only for the debounce.
+// It needs WithWatch.
+func WithSettle(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("WithSettle: %v is not positive", d)
+		}
+		c.settle = d
+		c.watchOnly = append(c.watchOnly, "WithSettle")
 		return nil
 	}
 }

@@ -126,11 +126,12 @@ func (m *Manager) Overrides() map[string]string {
 	return out
 }
 
-// loadFrom loads the set from fsys for a reload, and re-applies to it the
+// loadFrom loads the set from fsys for a reload (recording what it reads
+// in log, when not nil), and re-applies to it the
 // overrides of the set serving; an override that no longer passes fails
 // the reload. The caller holds m.reloads.sem.
-func (m *Manager) loadFrom(fsys fs.FS) (*snapshot, error) {
-	s, err := load(fsys, m.cfg, m.cur.Load())
+func (m *Manager) loadFrom(fsys fs.FS, log readLog) (*snapshot, error) {
+	s, err := load(fsys, m.cfg, m.cur.Load(), log)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,13 @@ type reloadState struct {
 	sem     chan struct{} // held while a reload loads, swaps and notifies
 	lastErr atomic.Pointer[errBox]
 
+	// Owned by the holder of sem (settle.go): the files the last failed
+	// load tried to read, the files being watched settle, the backoff of
+	// a reload failing on a permission.
+	failedReads map[string]bool
+	observed    map[string]observed
+	backoff     time.Duration
+
 	subMu  sync.Mutex
 	subs   map[uint64]func(ReloadEvent)
 	nextID uint64
@@ -86,7 +93,14 @@ func (m *Manager) Reload(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return m.reloadLocked(TriggerReload, nil)
+	start := time.Now()
+	s, err, moved := m.loadAgain(nil)
+	if moved != "" {
+		err = &LoadError{Problems: []*Error{{Kind: ErrTemplate, Path: moved,
+			Msg: "the file changed while the set was read (a save in progress?); the set serving is kept"}}}
+	}
+	m.finish(TriggerReload, s, err, time.Since(start))
+	return err
 }
 
 // Generation counts the successful loads of the set: 1 after New or Open,
@@ -128,13 +142,10 @@ func (m *Manager) Subscribe(f func(ReloadEvent)) (cancel func()) {
 	}
 }
 
-// reloadLocked loads, swaps on success, records, logs and notifies. The
-// caller holds m.reloads.sem. files are the files the watcher saw change,
-// nil when anything may have.
-func (m *Manager) reloadLocked(trigger string, files []string) error {
-	start := time.Now()
-	s, err := m.loadAgain(files)
-	ev := ReloadEvent{Trigger: trigger, Duration: time.Since(start)}
+// finish ends a reload attempt whose load gave s or err: it swaps s in on
+// success, records, logs and notifies. The caller holds m.reloads.sem.
+func (m *Manager) finish(trigger string, s *snapshot, err error, took time.Duration) {
+	ev := ReloadEvent{Trigger: trigger, Duration: took}
 	cur := m.cur.Load()
 	log := m.cfg.logger
 	if err != nil {
@@ -162,7 +173,6 @@ func (m *Manager) reloadLocked(trigger string, files []string) error {
 		o.ObserveReload(ev)
 	}
 	m.reloads.publish(ev)
-	return err
 }
 
 // loadAgain reads the set again: only what the changed files feed when
@@ -171,21 +181,35 @@ func (m *Manager) reloadLocked(trigger string, files []string) error {
 // since (renamed over, re-created, a symlink swapped to a new release) is
 // read, not the old one the first os.Root still holds open. Symlinks
 // inside the directory, like a Kubernetes ConfigMap's ..data, are
-// resolved afresh by every open anyway.
-func (m *Manager) loadAgain(files []string) (*snapshot, error) {
+// resolved afresh by every open anyway. moved names a file that changed
+// while the set was read (settle.go): then neither s nor err holds, and
+// the load is to be done again. The caller holds m.reloads.sem.
+func (m *Manager) loadAgain(files []string) (s *snapshot, err error, moved string) {
 	fsys := m.fsys
 	if m.dir != "" {
 		root, err := openRoot(m.dir)
 		if err != nil {
-			return nil, err
+			return nil, err, ""
 		}
 		defer root.Close()
 		fsys = newRootFS(root)
 	}
-	if s, err, ok := loadChanged(fsys, m.cfg, m.cur.Load(), files); ok {
-		return s, err
+	log := readLog{}
+	s, err, ok := loadChanged(fsys, m.cfg, m.cur.Load(), files, log)
+	if !ok {
+		s, err = m.loadFrom(fsys, log)
 	}
-	return m.loadFrom(fsys)
+	if moved := log.moved(fsys, m.cfg.maxFileBytes, m.cfg.settle, time.Now()); moved != "" {
+		return nil, nil, moved
+	}
+	m.reloads.failedReads = nil
+	if err != nil {
+		m.reloads.failedReads = make(map[string]bool, len(log))
+		for p := range log {
+			m.reloads.failedReads[p] = true
+		}
+	}
+	return s, err, ""
 }
 
 // openRoot opens the template directory, reporting failure as a LoadError.

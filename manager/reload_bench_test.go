@@ -34,7 +34,7 @@ func BenchmarkReloadOneEdit(b *testing.B) {
 	}
 	defer root.Close()
 	fsys := newRootFS(root)
-	prev, err := load(fsys, cfg, nil)
+	prev, err := load(fsys, cfg, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func BenchmarkReloadOneEdit(b *testing.B) {
 		for b.Loop() {
 			i++
 			writeFile(b, filepath.Join(dir, edited), fmt.Sprintf("第 %d 次修改：{{ name }}", i))
-			s, err, ok := loadChanged(fsys, cfg, prev, []string{edited})
+			s, err, ok := loadChanged(fsys, cfg, prev, []string{edited}, nil)
 			if err != nil || !ok {
 				b.Fatal(err, ok)
 			}
@@ -56,7 +56,7 @@ func BenchmarkReloadOneEdit(b *testing.B) {
 		for b.Loop() {
 			i++
 			writeFile(b, filepath.Join(dir, edited), fmt.Sprintf("第 %d 次修改：{{ name }}", i))
-			s, err := load(fsys, cfg, prev)
+			s, err := load(fsys, cfg, prev, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

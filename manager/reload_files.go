@@ -73,7 +73,7 @@ func allPlain(fsys fs.FS, files map[string]fileSum) bool {
 // loadChanged applies a change of the files changed to prev, read from
 // fsys. ok is false when it cannot (see above): the caller loads the set
 // whole.
-func loadChanged(fsys fs.FS, cfg *config, prev *snapshot, changed []string) (s *snapshot, err error, ok bool) {
+func loadChanged(fsys fs.FS, cfg *config, prev *snapshot, changed []string, log readLog) (s *snapshot, err error, ok bool) {
 	if changed == nil || !prev.applies || len(prev.overrides) > 0 {
 		return nil, nil, false
 	}
@@ -85,7 +85,7 @@ func loadChanged(fsys fs.FS, cfg *config, prev *snapshot, changed []string) (s *
 		return nil, nil, false
 	}
 	l := newLoader(fsys, cfg)
-	l.prev = prev
+	l.prev, l.log = prev, log
 	// The maps are cloned, not rebuilt: with 10,000 templates a clone
 	// costs a fraction of a millisecond, inserting them one by one many.
 	next := &snapshot{templates: maps.Clone(prev.templates), names: prev.names, others: prev.others, schemaFiles: prev.schemaFiles, paths: prev.paths}

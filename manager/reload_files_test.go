@@ -29,7 +29,7 @@ func loadDir(t *testing.T, dir string) (*snapshot, *config) {
 	root, err := os.OpenRoot(dir)
 	require.NoError(t, err)
 	t.Cleanup(func() { root.Close() })
-	s, err := load(newRootFS(root), cfg, nil)
+	s, err := load(newRootFS(root), cfg, nil, nil)
 	require.NoError(t, err)
 	return s, cfg
 }
@@ -39,7 +39,7 @@ func applyChange(t *testing.T, dir string, cfg *config, prev *snapshot, files ..
 	root, err := os.OpenRoot(dir)
 	require.NoError(t, err)
 	defer root.Close()
-	return loadChanged(newRootFS(root), cfg, prev, files)
+	return loadChanged(newRootFS(root), cfg, prev, files, nil)
 }
 
 // A change recompiles exactly the templates whose sources it touches,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/internal/schema"
 	"github.com/seed-e7d2830f/promptkit/internal/suggest"
 )
 
@@ -62,7 +63,7 @@ func (c *compiled) errorf(kind error, vars []string, format string, args ...any)
 // rather than vars (a map): a passed variable the template does not
 // declare shows as a count that does not match, and only then are the
 // extras collected.
-func (c *compiled) check(vars map[string]any, buf []any) ([]any, error) {
+func (c *compiled) check(vars map[string]any, buf []any, b *schema.Budget) ([]any, error) {
 	vals := buf[:0]
 	for range c.tmpl.NumVars() {
 		vals = append(vals, engine.Absent{})
@@ -98,7 +99,7 @@ func (c *compiled) check(vars map[string]any, buf []any) ([]any, error) {
 		}
 		return nil, c.errorf(ErrExtraVariables, extra, "%s", msg)
 	}
-	if err := c.validate(vars, vals); err != nil {
+	if err := c.validate(vars, vals, b); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -143,24 +144,39 @@ func (c *compiled) render(ctx context.Context, vars map[string]any, cfg *config)
 	return out, err
 }
 
+// shareAbove is the least work of a validation that the engine's budget
+// is reduced by: below it (the quick path's unit a value, for a few
+// thousand values; 0.01% of the default budget) the render keeps the
+// whole budget rather than pay an allocation for a copy of its limits.
+const shareAbove = 1 << 12
+
 // run checks vars and renders c: to text, or with chat to its messages.
-// Render and RenderMessages both come here.
+// Render and RenderMessages both come here. The values are validated
+// under the render's context and work budget: the engine gets the work
+// the validation left.
 func (c *compiled) run(ctx context.Context, vars map[string]any, cfg *config, chat bool) (string, []Message, error) {
-	var buf [16]any
-	vals, err := c.check(vars, buf[:0])
-	if err != nil {
-		return "", nil, err
-	}
 	ctx, cancel := cfg.renderContext(ctx)
 	if cancel != nil {
 		defer cancel()
 	}
+	var buf [16]any
+	budget := schema.Budget{Ctx: ctx, Work: cfg.limits.MaxWork}
+	vals, err := c.check(vars, buf[:0], &budget)
+	if err != nil {
+		return "", nil, err
+	}
+	lim := &cfg.limits
+	if spent := lim.MaxWork - budget.Work; spent >= shareAbove {
+		left := *lim
+		left.MaxWork = budget.Work
+		lim = &left
+	}
 	var out string
 	var msgs []Message
 	if chat {
-		msgs, err = c.tmpl.RenderMessagesValues(ctx, vals, &cfg.limits)
+		msgs, err = c.tmpl.RenderMessagesValues(ctx, vals, lim)
 	} else {
-		out, err = c.tmpl.RenderValues(ctx, vals, &cfg.limits)
+		out, err = c.tmpl.RenderValues(ctx, vals, lim)
 	}
 	if err != nil {
 		return "", nil, c.renderError(err)

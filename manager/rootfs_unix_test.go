@@ -31,7 +31,7 @@ func TestRootFSOpensFIFOWithoutBlocking(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() {
-		_, err := readSetFile(openOnly{newRootFS(root)}, "t.md", 1<<20)
+		_, _, err := readSetFile(openOnly{newRootFS(root)}, "t.md", 1<<20)
 		done <- err
 	}()
 	select {

@@ -73,6 +73,16 @@ func TestSandboxMemoryBudget(t *testing.T) {
 		"to list":       `{% set s = "x" * 10000000 %}{{ s | list | length }}`,
 		"split":         `{% set s = "x " * 10000000 %}{{ s.split() | length }}`,
 		"loop lists":    `{% for i in range(1000) %}{{ range(100000) | list | length }}{% endfor %}`,
+		// Sizes a builtin knows before it builds: charged first.
+		"format width":          `{{ "{:>1000000000}".format("x") }}`,
+		"format precision":      `{{ "{:.1000000000f}".format(1.0) }}`,
+		"format repr width":     `{{ "{!r:>1000000000}".format("x") }}`,
+		"percent width":         `{{ "%2000000000s" % "x" }}`,
+		"percent precision":     `{{ "%.1000000000f" % 1.0 }}`,
+		"percent int precision": `{{ "%.1000000000d" % 1 }}`,
+		"format filter width":   `{{ "%1000000000d" | format(1) }}`,
+		"expandtabs":            `{{ ("\t" * 1000).expandtabs(1000000) }}`,
+		"strftime_now":          `{% for i in range(100) %}{{ strftime_now("%c" * 3000000) | length }}{% endfor %}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			m, err := oneTemplate(t, src, nil)
@@ -89,6 +99,18 @@ func TestSandboxMemoryBudget(t *testing.T) {
 			assert.Less(t, time.Since(start), hangBound)
 		})
 	}
+}
+
+// Widths and precisions beyond what Go's fmt takes (ten million) make
+// Python's result when the budget holds it, never a Go artefact
+// ("%!(NOVERB)%!(EXTRA string=x)").
+func TestSandboxFormatBeyondGo(t *testing.T) {
+	m, err := oneTemplate(t, `{{ ("%20000000s" % "x") | length }} {{ ("%.20000000f" % 1.0) | length }} {{ ("%-20000000d|" % 7)[-3:] }} {{ "{:>20000000}".format("x") | length }} {{ ("\t" * 2).expandtabs(15000000) | length }}`,
+		nil, manager.WithMaxMemory(256<<20))
+	require.NoError(t, err)
+	out, err := m.Render("t", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "20000000 20000002   | 20000000 30000000", out)
 }
 
 // Work is bounded by work, not by iterations: quadratic filters are

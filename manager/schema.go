@@ -40,12 +40,24 @@ func (l *loader) checkTypes(c *compiled, prog *jinja.Program) {
 		}
 		s, err := l.schemas.Compile(c.info.Name, v.Name, v.Schema)
 		if err != nil {
-			l.problem(&Error{Kind: ErrSchema, Template: c.info.Name, Path: IndexFile, Variables: []string{v.Name},
+			path := IndexFile
+			if se := (*schema.ShapeError)(nil); errors.As(err, &se) && se.File != "" {
+				path = se.File
+			}
+			l.problem(&Error{Kind: ErrSchema, Template: c.info.Name, Path: path, Variables: []string{v.Name},
 				Msg: fmt.Sprintf("variable %q: schema: %v", v.Name, err)})
 			continue
 		}
 		if v.HasDefault {
-			if bad := s.Validate(v.Name, v.Default); bad != nil {
+			// Under the work budget of a render: the default is validated
+			// as a passed value is.
+			bad, err := s.Validate(v.Name, v.Default, &schema.Budget{Work: l.cfg.limits.MaxWork})
+			switch {
+			case err != nil:
+				l.problem(&Error{Kind: ErrSchema, Template: c.info.Name, Path: IndexFile, Variables: []string{v.Name},
+					Msg: fmt.Sprintf("variable %q: checking the default against the schema would exceed the work budget (WithMaxWork)", v.Name)})
+				continue
+			case bad != nil:
 				l.problem(&Error{Kind: ErrSchema, Template: c.info.Name, Path: IndexFile, Variables: []string{v.Name},
 					Msg: fmt.Sprintf("variable %q: the default does not match the schema: %s", v.Name, violationList(bad))})
 				continue
@@ -79,9 +91,12 @@ func (l *loader) schemaFile(p string) ([]byte, error) {
 }
 
 // validate checks the passed values of typed variables against their
-// schemas (vals are check's, in the engine's order): an *Error with ErrInvalidVariables naming every offending
-// path, sorted, or nil.
-func (c *compiled) validate(vars map[string]any, vals []any) error {
+// schemas (vals are check's, in the engine's order) within b, the
+// render's context and work: an *Error with ErrInvalidVariables naming
+// every offending path, sorted; ErrOutputLimit when validating a value
+// would exceed the work left (the validation is not started);
+// ErrCanceled when the context ends first; or nil.
+func (c *compiled) validate(vars map[string]any, vals []any, b *schema.Budget) error {
 	if c.schemas == nil {
 		return nil
 	}
@@ -100,7 +115,15 @@ func (c *compiled) validate(vars map[string]any, vals []any) error {
 		if !ok {
 			continue // optional and not passed: undefined, or its default
 		}
-		if vs := s.schema.Validate(s.name, v); vs != nil {
+		vs, err := s.schema.Validate(s.name, v, b)
+		switch {
+		case errors.Is(err, schema.ErrWork):
+			return c.errorf(ErrOutputLimit, []string{s.name}, "validating variable %q against its schema would exceed the work budget (WithMaxWork)", s.name)
+		case err != nil:
+			e := c.errorf(ErrCanceled, []string{s.name}, "render cancelled while validating variable %q", s.name)
+			e.Err = err
+			return e
+		case vs != nil:
 			bad = append(bad, vs...)
 			names = append(names, s.name)
 		}

@@ -1,10 +1,12 @@
 package manager_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -373,4 +375,120 @@ func TestSchemaFiles(t *testing.T) {
 	plain, err := manager.New(set(`{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["x"]}}}`, map[string]string{"t.md": "{{ x }}"}))
 	require.NoError(t, err)
 	assert.Empty(t, plain.SchemaFiles())
+}
+
+// nestedAlternatives is the reproducer's schema: levels of anyOf, oneOf
+// and allOf over the same next level twice, about 2 KB, that applies
+// 2^levels subschemas to a 10-byte value.
+func nestedAlternatives(levels int) string {
+	kws := []string{"anyOf", "oneOf", "allOf"}
+	var defs []string
+	for i := range levels {
+		next := fmt.Sprintf(`{"$ref": "#/$defs/l%d"}`, i+1)
+		defs = append(defs, fmt.Sprintf(`"l%d": {%q: [%s, %s]}`, i, kws[i%3], next, next))
+	}
+	defs = append(defs, fmt.Sprintf(`"l%d": {"type": "string", "minLength": 20}`, levels))
+	return `{"$defs": {` + strings.Join(defs, ", ") + `}, "$ref": "#/$defs/l0"}`
+}
+
+// A schema whose validation would cost beyond any budget is refused at
+// load, naming the variable, the schema's file and the subschema's JSON
+// pointer, in time, whether a value or a default would have met it.
+func TestTypedSchemaShape(t *testing.T) {
+	schema := nestedAlternatives(30)
+	require.Less(t, len(schema), 2200)
+	index := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [
+	  {"name": "q", "schema": {"$ref": "schemas/q.json"}},
+	  {"name": "d", "required": false, "default": "short text", "schema": ` + schema + `}]}}}`
+	start := time.Now()
+	_, err := manager.New(set(index, map[string]string{"t.md": "{{ q }}{{ d }}", "schemas/q.json": schema}))
+	require.ErrorIs(t, err, manager.ErrSchema)
+	problems := manager.Problems(err)
+	require.Len(t, problems, 2)
+	assert.Equal(t, `schemas/q.json: template "t": variable "q": schema: schemas/q.json#/$defs/l18: written out with every $ref replaced by its target, the schema has more than 10000 subschemas (nested anyOf, oneOf or allOf over the same subschemas multiply them)`, problems[0].Error())
+	assert.Equal(t, []string{"q"}, problems[0].Variables)
+	assert.Equal(t, `index.json: template "t": variable "d": schema: #/$defs/l18: written out with every $ref replaced by its target, the schema has more than 10000 subschemas (nested anyOf, oneOf or allOf over the same subschemas multiply them)`, problems[1].Error())
+	assert.Less(t, time.Since(start), hangBound, "refused from its shape, not by validating the default")
+}
+
+// doublingSchema passes the shape limits, yet on a list nested n deep
+// whose innermost list is empty applies 2^n subschemas (each level tries
+// both alternatives): its validation is bounded by the work budget.
+const doublingSchema = `{"$defs": {
+	"n": {"anyOf": [{"$ref": "#/$defs/m"}, {"$ref": "#/$defs/m"}]},
+	"m": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/n"}}},
+  "$ref": "#/$defs/n"}`
+
+// A value whose validation would exceed the render's work budget is
+// refused with ErrOutputLimit before the validation starts; one that
+// takes longer than the render's deadline ends with ErrCanceled; the
+// manager renders on afterwards.
+func TestTypedValidationBudget(t *testing.T) {
+	index := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [
+	  {"name": "nest", "required": false, "schema": ` + doublingSchema + `},
+	  {"name": "n", "required": false, "schema": {"type": "integer", "maximum": 10}},
+	  {"name": "p", "required": false, "schema": {"type": "string", "pattern": "^(a|b|ab|ba)*[a-z]{1,1000}x$"}}]}}}`
+	m, err := manager.New(set(index, map[string]string{"t.md": "{{ nest }}{{ n }}{{ p | length }}"}))
+	require.NoError(t, err)
+	deep := `[]`
+	for range 48 {
+		deep = "[" + deep + "]"
+	}
+	for name, body := range map[string]string{
+		"alternatives doubling at each level":          `{"nest": ` + deep + `}`,
+		"a number of a million digits against maximum": `{"n": ` + strings.Repeat("9", 1_000_000) + `}`,
+		"a complex pattern against a long string":      `{"p": "` + strings.Repeat("ab", 500_000) + `"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			vars, err := manager.DecodeJSON([]byte(body))
+			require.NoError(t, err)
+			start := time.Now()
+			_, err = m.Render("t", vars.(map[string]any))
+			require.ErrorIs(t, err, manager.ErrOutputLimit)
+			assert.Regexp(t, `^t\.md: template "t": validating variable "(nest|n|p)" against its schema would exceed the work budget \(WithMaxWork\)$`, err.Error())
+			assert.Less(t, time.Since(start), hangBound)
+			out, err := m.Render("t", map[string]any{"n": 3, "p": "abx"})
+			require.NoError(t, err)
+			assert.Equal(t, "33", out, "the manager renders on")
+		})
+	}
+
+	slow, err := manager.New(set(index, map[string]string{"t.md": "{{ nest }}"}), manager.WithMaxWork(1<<50), manager.WithMaxRenderTime(50*time.Millisecond))
+	require.NoError(t, err)
+	vars, err := manager.DecodeJSON([]byte(`{"nest": ` + deep + `}`))
+	require.NoError(t, err)
+	_, err = slow.Render("t", vars.(map[string]any))
+	require.ErrorIs(t, err, manager.ErrCanceled)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), `render cancelled while validating variable "nest"`)
+}
+
+// The validation's work is the render's: what validating spends, the
+// template cannot spend again.
+func TestTypedValidationSharesTheBudget(t *testing.T) {
+	list := make([]any, 2000)
+	for i := range list {
+		list[i] = "item"
+	}
+	src := `{{ l | length }}{% for i in range(60000) %}{% endfor %}`
+	for _, c := range []struct {
+		schema string
+		ok     bool
+	}{
+		{`{"type": "array"}`, true}, // the quick path: a unit a value
+		{`{"type": "array", "items": {"type": "string", "minLength": 1}}`, false}, // the library: each item costs more than 128 units
+	} {
+		index := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "l", "schema": ` + c.schema + `}]}}}`
+		m, err := manager.New(set(index, map[string]string{"t.md": src}), manager.WithMaxWork(300_000))
+		require.NoError(t, err)
+		out, err := m.Render("t", map[string]any{"l": list})
+		if c.ok {
+			require.NoError(t, err, c.schema)
+			assert.Equal(t, "2000", out)
+			continue
+		}
+		require.ErrorIs(t, err, manager.ErrOutputLimit, c.schema)
+		assert.Contains(t, err.Error(), "t.md:1:", "the template ran out of the work the validation left")
+		assert.Contains(t, err.Error(), "WithMaxWork")
+	}
 }

@@ -18,5 +18,6 @@ func RootFS(root *os.Root) fs.FS { return newRootFS(root) }
 // and at most maxBytes (checked before reading, so a sparse giant is
 // refused, not read). With RootFS, the open itself cannot block either.
 func ReadSetFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
-	return readSetFile(fsys, name, maxBytes)
+	data, _, err := readSetFile(fsys, name, maxBytes)
+	return data, err
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -34,6 +36,36 @@ stderr: the chat's exact size, special tokens included, one id each.
 Example:
   promptkit chat-template --config tokenizer_config.json --messages chat.json --add-generation-prompt
 `
+
+// maxChatInput bounds each JSON input file: the render's memory budget
+// (manager.WithMaxMemory's default), which Apply holds the inputs to.
+const maxChatInput = 4 * manager.DefaultMaxOutputBytes
+
+// readBounded reads a file, or standard input for "-", refusing it
+// beyond max bytes: a regular file by its size before it is read, a pipe
+// by reading no more than max+1 bytes.
+func readBounded(flag, name string, stdin io.Reader, max int64) ([]byte, error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, usagef("--%s: %v", flag, err)
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
+			return nil, usagef("--%s %s: %d bytes, over the limit of %d", flag, name, fi.Size(), max)
+		}
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, usagef("--%s: %v", flag, err)
+	}
+	if int64(len(data)) > max {
+		return nil, usagef("--%s %s: over the limit of %d bytes", flag, name, max)
+	}
+	return data, nil
+}
 
 func runChatTemplate(c *cli, args []string) error {
 	fs := c.newFlags("chat-template", chatTemplateUsage)
@@ -75,27 +107,25 @@ func runChatTemplate(c *cli, args []string) error {
 		}
 		opts = append(opts, manager.WithClock(func() time.Time { return t }))
 	}
+	// The config and the template are read as a set's files are (a
+	// regular file, within the size limits, refused before it is parsed).
 	var ct *manager.ChatTemplate
+	from := "--config"
 	if *config != "" {
-		data, err := os.ReadFile(*config)
-		if err != nil {
-			return usagef("--config: %v", err)
-		}
-		ct, err = manager.ParseChatTemplateConfig(*config, data, *variant, opts...)
-		if err != nil {
-			return err
-		}
+		ct, err = manager.OpenChatTemplateConfig(*config, *variant, opts...)
 	} else {
 		if *variant != "" {
 			return usagef("--variant picks a template of a --config")
 		}
-		data, err := os.ReadFile(*tmplFile)
-		if err != nil {
-			return usagef("--template: %v", err)
-		}
-		if ct, err = manager.ParseChatTemplate(*tmplFile, string(data), opts...); err != nil {
-			return err
-		}
+		from = "--template"
+		ct, err = manager.OpenChatTemplate(*tmplFile, opts...)
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
+		return usagef("%s: %v", from, err)
+	case err != nil:
+		printProblems(c.stderr, err)
+		return errReported
 	}
 	in := manager.ChatInput{AddGenerationPrompt: *genPrompt, Vars: map[string]json.RawMessage{}}
 	for _, f := range []struct {
@@ -105,7 +135,7 @@ func runChatTemplate(c *cli, args []string) error {
 		if f.file == "" {
 			continue
 		}
-		data, err := readInput(f.flag, f.file, c.stdin)
+		data, err := readBounded(f.flag, f.file, c.stdin, maxChatInput)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,24 @@ func TestChatTemplateCommand(t *testing.T) {
 	tools := filepath.Join(dir, "tools.json")
 	chat, err := os.ReadFile(msgs)
 	require.NoError(t, err)
+	// Sparse files far over the limits: refused from their size, not read.
+	tmp := t.TempDir()
+	hugeCfg, hugeMsgs := filepath.Join(tmp, "tokenizer_config.json"), filepath.Join(tmp, "chat.json")
+	for _, p := range []string{hugeCfg, hugeMsgs} {
+		f, err := os.Create(p)
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(50<<30))
+		require.NoError(t, f.Close())
+	}
 	runCases(t, []cliCase{
+		{"a config over the file limit", "", []string{"chat-template", "--config", hugeCfg, "--messages", msgs}, exitPrompt, "",
+			"cannot read the config: file too large: 53687091200 bytes, over the limit of 16777216 (WithMaxFileBytes)"},
+		{"a template over the source limit", "", []string{"chat-template", "--template", hugeCfg, "--messages", msgs}, exitPrompt, "",
+			"cannot read the template: file too large: 53687091200 bytes, over the limit of 4194304"},
+		{"messages over the memory limit", "", []string{"chat-template", "--config", cfg, "--messages", hugeMsgs}, exitUsage, "",
+			"--messages " + hugeMsgs + ": 53687091200 bytes, over the limit of 67108864"},
+		{"a missing config", "", []string{"chat-template", "--config", filepath.Join(tmp, "none.json"), "--messages", msgs}, exitUsage, "",
+			"--config: " + filepath.Join(tmp, "none.json") + ": cannot read the config: no such file or directory"},
 		{"config, messages, tools", "", []string{"chat-template", "--config", cfg, "--messages", msgs, "--tools", tools, "--add-generation-prompt"}, exitOK, string(want), ""},
 		{"flags after the command in any order, messages on stdin", string(chat), []string{"chat-template", "--add-generation-prompt", "--tools", tools, "--messages", "-", "--config", cfg}, exitOK, string(want), ""},
 		{"the template raises", "", []string{"chat-template", "--config", cfg, "--messages", filepath.Join(dir, "bad_order.json")}, exitPrompt, "",

@@ -271,6 +271,11 @@ var maySpaceStart, maySpaceEnd = func() (start, end [256]bool) {
 // roleIndex is role's index in ChatRoles, or -1.
 func roleIndex(role string) int { return slices.Index(ChatRoles, role) }
 
+// allowedRole reports whether role is one of a chat block's allow= roles:
+// a role that is not a literal comes from a value, and may only be one
+// of those (the front end refuses such a block without allow=).
+func allowedRole(allow []string, role string) bool { return slices.Contains(allow, role) }
+
 // imageURL turns the value of {{ x | image }} into an image part's URL:
 // an http(s) URL, a data:image/…;base64, URL, or raw bytes of a PNG,
 // JPEG, GIF or WebP image (which becomes a data URL). It never reads a

@@ -283,7 +283,7 @@ func (c *compiler) node(n jinja.Node) {
 			}
 		}
 		if d.lit < 0 {
-			d.role = c.expr(n.Role)
+			d.role, d.allow = c.expr(n.Role), n.Allow
 		}
 		d.body = c.body(n.Body)
 		c.add(d)

@@ -45,7 +45,15 @@ func init() {
 			if err != nil {
 				return Value{}, err
 			}
-			s, err := strftime(st.lim.Now(), f)
+			// Charged before it is built: a directive writes at most 26
+			// bytes ("%c" 24, "%F" a long year's digits and 6) or the
+			// zone's name, and takes at least two of the format's.
+			t := st.lim.Now()
+			zone, _ := t.Zone()
+			if err := st.charge(len(f) + len(f)/2*max(26, len(zone))); err != nil {
+				return Value{}, err
+			}
+			s, err := strftime(t, f)
 			return strValue(s), err
 		}},
 	)

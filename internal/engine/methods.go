@@ -311,14 +311,41 @@ func init() {
 		if err != nil {
 			return Value{}, err
 		}
-		var b strings.Builder
-		col := 0
+		// Two passes: the size, charged, then the string.
+		size, col := 0, int64(0)
 		for _, r := range in.s {
 			switch r {
 			case '\t':
 				if n > 0 {
-					k := int(n) - col%int(n)
-					b.WriteString(strings.Repeat(" ", k))
+					k := n - col%n
+					if k > int64(st.budgetLeft()-size) {
+						return Value{}, st.tooBig(int(min(int64(size)+k, math.MaxInt)))
+					}
+					size += int(k)
+					col += k
+				}
+			case '\n', '\r':
+				size++
+				col = 0
+			default:
+				size += utf8.RuneLen(r)
+				col++
+			}
+		}
+		if err := st.charge(size); err != nil {
+			return Value{}, err
+		}
+		var b strings.Builder
+		b.Grow(size)
+		col = 0
+		for _, r := range in.s {
+			switch r {
+			case '\t':
+				if n > 0 {
+					k := n - col%n
+					for range k {
+						b.WriteByte(' ')
+					}
 					col += k
 				}
 			case '\n', '\r':
@@ -329,7 +356,7 @@ func init() {
 				col++
 			}
 		}
-		return strValue(b.String()), st.charge(b.Len())
+		return strValue(b.String()), nil
 	})
 
 	d := func(name string, out jinja.Result, params []param, fn builtinFn) {
@@ -822,25 +849,11 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 			v = items[next]
 			next++
 		}
-		var s string
-		var err error
-		switch {
-		case esc && verb == 's' && v.isMarkup():
-			s = fmt.Sprintf("%"+spec+"s", v.s)
-		case esc && (verb == 's' || verb == 'r' || verb == 'a'):
-			if s, err = formatOne("", verb, v); err == nil {
-				s = fmt.Sprintf("%"+spec+"s", htmlEscape(s))
-			}
-		default:
-			s, err = formatOne(spec, verb, v)
-		}
+		s, err := printfConv(st, spec, verb, v, esc) // printf.go: charged as it is built
 		if err != nil {
 			return Value{}, err
 		}
 		b.WriteString(s)
-		if err := st.charge(len(s)); err != nil {
-			return Value{}, err
-		}
 	}
 	// As CPython: an argument that has items (a dict, a list, Jinja's
 	// Undefined) is never "not converted", whether or not the format used
@@ -856,49 +869,6 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 
-// formatOne formats one conversion of printf-style formatting.
-func formatOne(spec string, verb byte, v Value) (string, error) {
-	switch verb {
-	case 's':
-		s, err := str1(v)
-		return fmt.Sprintf("%"+spec+"s", s), err
-	case 'r', 'a':
-		s, err := reprString(v)
-		return fmt.Sprintf("%"+spec+"s", s), err
-	case 'd', 'i', 'u':
-		if !v.isNumber() {
-			return "", fmt.Errorf("%%%c format: a number is required, not %s", verb, typeName(v))
-		}
-		n := v.n
-		if v.k == Float {
-			n = int64(v.float())
-		}
-		return fmt.Sprintf("%"+spec+"d", n), nil
-	case 'f', 'F', 'e', 'E', 'g', 'G':
-		if !v.isNumber() {
-			return "", fmt.Errorf("%%%c format: a real number is required, not %s", verb, typeName(v))
-		}
-		if !strings.Contains(spec, ".") {
-			spec += ".6"
-		}
-		return fmt.Sprintf("%"+spec+string(verb), toFloat(v)), nil
-	case 'x', 'X', 'o':
-		if v.k != Int && v.k != Bool {
-			return "", fmt.Errorf("%%%c format: an integer is required, not %s", verb, typeName(v))
-		}
-		return fmt.Sprintf("%"+spec+string(verb), v.n), nil
-	case 'c':
-		if v.k == Int {
-			return string(rune(v.n)), nil
-		}
-		if v.k == String && runeCount(v.s) == 1 {
-			return v.s, nil
-		}
-		return "", fmt.Errorf("%%c requires an int or a single character")
-	}
-	return "", fmt.Errorf("unsupported format character %q", verb)
-}
-
 // strFormat is Python's str.format, for {} {0} {name} {name.attr} and
 // {x:spec} with the common specs.
 func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
@@ -909,7 +879,7 @@ func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 	}
 	s := in.s
 	var b strings.Builder
-	auto := 0
+	auto, charged := 0, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -1003,23 +973,39 @@ func strFormat(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		var out string
 		var err error
 		switch conv {
+		case "":
 		case "r", "a":
 			out, err = reprString(v)
+			v = strValue(out) // the spec then formats the repr, as a string
+		case "s":
+			out, err = str1(v)
+			v = strValue(out)
 		default:
-			out, err = formatSpec(v, spec)
+			err = fmt.Errorf("Unknown conversion specifier %s", conv)
+		}
+		if err == nil {
+			out, err = formatSpec(st, v, spec) // charged before it is built
 		}
 		if err != nil {
 			return Value{}, err
 		}
 		b.WriteString(out)
+		charged += len(out)
 	}
-	return strValue(b.String()), st.charge(b.Len())
+	// What is left to charge is the format's own text, already built.
+	return strValue(b.String()), st.charge(max(b.Len()-charged, 0))
 }
 
-// formatSpec applies a format spec ([[fill]align][sign][width][.precision][type]).
-func formatSpec(v Value, spec string) (string, error) {
+// formatSpec applies a format spec ([[fill]align][sign][width][.precision][type]),
+// charging st for what it writes before it builds it: the precision
+// before the digits, the padding before the padded string.
+func formatSpec(st *state, v Value, spec string) (string, error) {
 	if spec == "" {
-		return str1(v)
+		out, err := str1(v)
+		if err == nil {
+			err = st.charge(len(out))
+		}
+		return out, err
 	}
 	// As Python's __format__: only strings and numbers take a spec (a
 	// boolean as the integer it is); anything else refuses one.
@@ -1052,7 +1038,10 @@ func formatSpec(v Value, spec string) (string, error) {
 	for k < len(spec) && isDigitByte(spec[k]) {
 		k++
 	}
-	width, _ := strconv.Atoi(spec[:k])
+	width, err := strconv.Atoi(spec[:k])
+	if err != nil && k > 0 {
+		return "", fmt.Errorf("Too many decimal digits in format string")
+	}
 	spec = spec[k:]
 	group := ""
 	if strings.HasPrefix(spec, ",") || strings.HasPrefix(spec, "_") {
@@ -1065,10 +1054,25 @@ func formatSpec(v Value, spec string) (string, error) {
 		for k < len(spec) && isDigitByte(spec[k]) {
 			k++
 		}
-		prec, _ = strconv.Atoi(spec[1:k])
+		var err error
+		if prec, err = strconv.Atoi(spec[1:k]); err != nil && k > 1 {
+			return "", fmt.Errorf("Too many decimal digits in format string")
+		}
+		if prec > math.MaxInt32 {
+			return "", fmt.Errorf("precision too big")
+		}
 		spec = spec[k:]
 	}
 	typ := spec
+	// A float's digits are as many as its precision: charged before
+	// they are made.
+	charged := 0
+	if prec > 0 && v.isNumber() && (v.k == Float && typ == "" || len(typ) == 1 && strings.Contains("fFeEgG%", typ)) {
+		if err := st.charge(prec); err != nil {
+			return "", err
+		}
+		charged = prec
+	}
 	var body, prefix string
 	switch typ {
 	case "", "s":
@@ -1174,6 +1178,11 @@ func formatSpec(v Value, spec string) (string, error) {
 		align = '>'
 	}
 	n := runeCount(sign + body)
+	if size := len(sign) + len(body) + max(width-n, 0)*len(fill); size > charged {
+		if err := st.charge(size - charged); err != nil {
+			return "", err
+		}
+	}
 	if n >= width {
 		return sign + body, nil
 	}

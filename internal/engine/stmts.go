@@ -345,10 +345,11 @@ func (d *callBlockDef) exec(st *state) flow {
 
 // chatDef is a {% chat %} block.
 type chatDef struct {
-	at   site
-	role expr
-	lit  int // the role's index in ChatRoles, when it is a literal (checked at load); else -1
-	body body
+	at    site
+	role  expr
+	lit   int      // the role's index in ChatRoles, when it is a literal (checked at load); else -1
+	allow []string // the roles allow= lists, which a role that is not a literal must be one of
+	body  body
 }
 
 func (d *chatDef) exec(st *state) flow {
@@ -369,6 +370,9 @@ func (d *chatDef) exec(st *state) flow {
 		}
 		if role = roleIndex(v.s); role < 0 {
 			st.fail(&d.at, fmt.Errorf("unknown chat role %q; allowed roles: %s", v.s, joinNames(ChatRoles)))
+		}
+		if !allowedRole(d.allow, v.s) {
+			st.fail(&d.at, fmt.Errorf("chat role %q is not one this block allows (allow=%s)", v.s, joinNames(d.allow)))
 		}
 	}
 	s.begin(st)

@@ -146,11 +146,15 @@ type (
 	// loopcontrols extension).
 	BreakNode    struct{ Pos Pos }
 	ContinueNode struct{ Pos Pos }
-	// ChatNode is promptkit's {% chat role=x %}…{% endchat %}: one chat message.
+	// ChatNode is promptkit's {% chat role=x %}…{% endchat %}: one chat
+	// message. A role that is not a literal names the roles it may take:
+	// {% chat role=turn.role allow=["user", "assistant"] %}.
 	ChatNode struct {
-		Pos  Pos
-		Role Expr
-		Body []Node
+		Pos      Pos
+		Role     Expr
+		Allow    []string // the roles allow= lists; nil without allow=
+		AllowPos Pos      // where allow= is
+		Body     []Node
 	}
 	// GenerationNode is {% generation %}…{% endgeneration %}, the marker
 	// Hugging Face chat templates put around assistant text; it renders its
@@ -600,7 +604,15 @@ func (n *BreakNode) String() string    { return "{% break %}" }
 func (n *ContinueNode) String() string { return "{% continue %}" }
 
 func (n *ChatNode) String() string {
-	return "{% chat role=" + n.Role.String() + " %}" + bodyString(n.Body) + "{% endchat %}"
+	allow := ""
+	if n.Allow != nil {
+		roles := make([]string, len(n.Allow))
+		for i, r := range n.Allow {
+			roles[i] = constString(r)
+		}
+		allow = " allow=[" + strings.Join(roles, ", ") + "]"
+	}
+	return "{% chat role=" + n.Role.String() + allow + " %}" + bodyString(n.Body) + "{% endchat %}"
 }
 
 func (n *GenerationNode) String() string {

@@ -11,7 +11,9 @@ import (
 // messages, one per block run. Its structure is checked here: outside its
 // blocks it has no text but whitespace and no output; blocks do not nest
 // (an include counts where it stands); a literal role is a role the
-// runtime knows; {{ x | image }} stands alone in an output inside a block.
+// runtime knows, and a role that is not a literal lists the roles it may
+// take (allow=[…]), so a value cannot make a message a system message;
+// {{ x | image }} stands alone in an output inside a block.
 
 // chatMode is where a node stands.
 type chatMode int
@@ -113,12 +115,24 @@ func (k *chatChecker) node(src *Source, n Node, mode chatMode) {
 		if len(k.open) > 0 {
 			k.problems = append(k.problems, k.at(src, errNestedChat(n.Pos, k.open[len(k.open)-1])))
 		}
+		roles := k.c.cfg.Catalog.ChatRoles
 		if c, ok := n.Role.(*ConstExpr); ok {
-			roles := k.c.cfg.Catalog.ChatRoles
 			if s, isStr := c.Value.(string); !isStr {
 				k.problems = append(k.problems, k.at(src, errChatRoleType(c.Pos, c.Value, roles)))
 			} else if !slices.Contains(roles, s) {
 				k.problems = append(k.problems, k.at(src, errChatRoleUnknown(c.Pos, s, roles)))
+			}
+			if n.Allow != nil {
+				k.problems = append(k.problems, k.at(src, errChatAllowLiteral(n.AllowPos)))
+			}
+		} else if n.Allow == nil {
+			// A role from a value is a role a value chooses: only among
+			// those the template lists (the engine checks it at render).
+			k.problems = append(k.problems, k.at(src, errChatRoleFromValue(n.Role.Position(), n.Role.String())))
+		}
+		for _, r := range n.Allow {
+			if !slices.Contains(roles, r) {
+				k.problems = append(k.problems, k.at(src, errChatRoleUnknown(n.AllowPos, r, roles)))
 			}
 		}
 		k.images(src, n.Role)

@@ -487,6 +487,19 @@ func errChatRoleUnknown(p Pos, role string, roles []string) *Error {
 	return syntaxf(p, "unknown chat role %q; allowed roles: %s", role, strings.Join(roles, ", "))
 }
 
+func errChatAllowList(p Pos) *Error {
+	return syntaxf(p, "allow= takes a list of roles as string literals, as in {%% chat role=turn.role allow=[\"user\", \"assistant\"] %%}")
+}
+
+func errChatRoleFromValue(p Pos, role string) *Error {
+	return syntaxf(p, "the chat role %s is not a literal: a value could make it any role, \"system\" too; "+
+		"list the roles it may take: {%% chat role=%s allow=[\"user\", \"assistant\"] %%}", role, role)
+}
+
+func errChatAllowLiteral(p Pos) *Error {
+	return syntaxf(p, "allow= restricts a role that is not a literal; a literal role needs none")
+}
+
 func errImageArgs(p Pos) *Error {
 	return syntaxf(p, "the image filter takes no arguments: {{ x | image }}")
 }

@@ -930,6 +930,26 @@ func (p *parser) parseChat(open Pos) Node {
 	}
 	p.next()
 	n := &ChatNode{Pos: open, Role: p.parseExpression(true)}
+	if at := p.peek(); p.isName("allow") {
+		p.next()
+		p.expectOp("=")
+		n.AllowPos = at.pos
+		list, ok := p.parseExpression(false).(*ListExpr)
+		if !ok || len(list.Items) == 0 {
+			p.fail(errChatAllowList(at.pos))
+		}
+		for _, it := range list.Items {
+			c, ok := it.(*ConstExpr)
+			if !ok {
+				p.fail(errChatAllowList(it.Position()))
+			}
+			s, ok := c.Value.(string)
+			if !ok {
+				p.fail(errChatAllowList(it.Position()))
+			}
+			n.Allow = append(n.Allow, s)
+		}
+	}
 	p.expectBlockEnd()
 	n.Body = p.parseBlockBody(open, "chat", "endchat")
 	return n

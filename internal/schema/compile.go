@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
@@ -35,6 +36,7 @@ func NewCompiler(read func(path string) ([]byte, error)) *Compiler {
 	c := &Compiler{c: jsonschema.NewCompiler(), types: map[*jsonschema.Schema]*jinja.Type{}, quick: map[*jsonschema.Schema]*quick{}, files: map[string]bool{}}
 	c.c.DefaultDraft(jsonschema.Draft2020)
 	c.c.UseLoader(setLoader{read: read, files: c.files})
+	c.c.UseRegexpEngine(compilePattern)
 	return c
 }
 
@@ -101,6 +103,9 @@ func (c *Compiler) Compile(template, variable string, raw json.RawMessage) (*Sch
 	if err != nil {
 		return nil, cleanErr(err, loc)
 	}
+	if err := checkShape(s); err != nil {
+		return nil, err
+	}
 	return &Schema{s: s, typ: c.typeOf(s), quick: quickOf(s, c.quick)}, nil
 }
 
@@ -121,11 +126,62 @@ func cleanErr(err error, loc string) error {
 	if errors.As(err, &le) {
 		return fmt.Errorf("cannot read %s: %v", strings.TrimPrefix(le.URL, base), le.Err)
 	}
+	var sve *jsonschema.SchemaValidationError
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &sve) && errors.As(sve.Err, &ve) {
+		// Not a schema: each place the meta-schema refuses, its values
+		// shortened (a refused pattern is not quoted whole).
+		file, _, _ := strings.Cut(strings.TrimPrefix(sve.URL, base), "#")
+		what := "not a valid JSON Schema: "
+		if !strings.HasPrefix(file, "index.json?") {
+			what = file + " is " + what
+		}
+		var places []string
+		metaViolations(ve, &places)
+		return errors.New(what + strings.Join(places, "; "))
+	}
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, "'"+loc, "'index.json")
 	msg = strings.ReplaceAll(msg, loc, "index.json")
 	msg = strings.ReplaceAll(msg, base, "")
 	return errors.New(msg)
+}
+
+// metaViolations lists where the meta-schema refuses a schema: the
+// leaves of its error tree, at their JSON pointers (a property name
+// refused, at its object's).
+func metaViolations(e *jsonschema.ValidationError, out *[]string) {
+	if _, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+		var inner []string
+		for _, c := range e.Causes {
+			metaViolations(c, &inner)
+		}
+		for _, msg := range inner {
+			_, msg, _ = strings.Cut(msg, ": ") // the name's own location, "#"
+			*out = append(*out, pointer(e.InstanceLocation)+": "+msg)
+		}
+		return
+	}
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			metaViolations(c, out)
+		}
+		return
+	}
+	msg := e.ErrorKind.LocalizedString(printer)
+	if f, ok := e.ErrorKind.(*kind.Format); ok {
+		msg = fmt.Sprintf("%s is not a valid %s: %v", display(f.Got), f.Want, f.Err)
+	}
+	*out = append(*out, pointer(e.InstanceLocation)+": "+clip(msg))
+}
+
+// pointer writes an instance location as a JSON pointer fragment.
+func pointer(tokens []string) string {
+	ptr := "#"
+	for _, tok := range tokens {
+		ptr += "/" + strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+	}
+	return ptr
 }
 
 func jsonKind(v any) string {
@@ -153,17 +209,9 @@ func (c *Compiler) typeOf(s *jsonschema.Schema) *jinja.Type {
 	}
 	if onlyRef(s) {
 		// A bare $ref is its target's type itself, not a copy: a recursive
-		// schema refers to a type still being made. A chain of bare $refs
-		// that comes back to itself says nothing: any value.
-		target, seen := s, map[*jsonschema.Schema]bool{}
-		for onlyRef(target) && !seen[target] {
-			seen[target] = true
-			target = target.Ref
-		}
-		t := &jinja.Type{Open: true}
-		if !seen[target] {
-			t = c.typeOf(target)
-		}
+		// schema refers to a type still being made. (A chain of bare $refs
+		// cannot come back to itself: checkShape refuses the cycle.)
+		t := c.typeOf(s.Ref)
 		c.types[s] = t
 		return t
 	}

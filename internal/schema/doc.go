@@ -30,6 +30,18 @@
 // reads one the schema does not declare is almost always a misspelling.
 // An object schema that declares no properties is a map of anything.
 //
+// # Budgets
+//
+// Validate runs within a Budget, the render's context and work: the quick
+// path charges a unit a value it reads; before the library validates a
+// value (it takes no context), the work it would do is counted and
+// charged, and a value beyond the budget is refused with ErrWork before
+// the library starts. Compile refuses the schemas whose shape would make
+// that count large (shape.go: MaxSubschemas, MaxNesting, MaxAlternatives,
+// MaxPatternBytes, MaxPatternProgram; same-place $ref cycles and
+// references resolved only while validating), with a *ShapeError naming
+// the file and the JSON pointer.
+//
 // # Values
 //
 // A value is validated as encoding/json would encode it: maps, slices and

@@ -138,15 +138,17 @@ func quickOf(s *jsonschema.Schema, memo map[*jsonschema.Schema]*quick) *quick {
 	return q
 }
 
-// accepts reports whether v is certainly valid. false says nothing.
-func (q *quick) accepts(v any, depth int) bool {
-	if q == nil || depth > maxDepth {
+// accepts reports whether v is certainly valid. false says nothing. It
+// charges m a unit a value it looks at, and answers false once the budget
+// is spent (m.err says so).
+func (q *quick) accepts(v any, depth int, m *meter) bool {
+	if q == nil || depth > maxDepth || !m.charge(1) {
 		return false
 	}
 	if q.any {
 		return true
 	}
-	if q.ref != nil && !q.ref.accepts(v, depth+1) {
+	if q.ref != nil && !q.ref.accepts(v, depth+1, m) {
 		return false
 	}
 	kind, ok := quickKind(v)
@@ -161,15 +163,15 @@ func (q *quick) accepts(v any, depth int) bool {
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		return object(q, x, depth)
+		return object(q, x, depth, m)
 	case map[string]string:
-		return object(q, x, depth)
+		return object(q, x, depth, m)
 	case []any:
-		return list(q, x, depth)
+		return list(q, x, depth, m)
 	case []string:
-		return list(q, x, depth)
+		return list(q, x, depth, m)
 	case []map[string]any:
-		return list(q, x, depth)
+		return list(q, x, depth, m)
 	}
 	return true
 }
@@ -177,19 +179,19 @@ func (q *quick) accepts(v any, depth int) bool {
 // list and object are generic over the element type, not given closures
 // over the value: a closure passed on to a function value escapes, and
 // every object checked cost its allocations.
-func list[E any](q *quick, x []E, depth int) bool {
+func list[E any](q *quick, x []E, depth int, m *meter) bool {
 	if q.items == nil {
 		return true
 	}
 	for _, it := range x {
-		if !q.items.accepts(it, depth+1) {
+		if !q.items.accepts(it, depth+1, m) {
 			return false
 		}
 	}
 	return true
 }
 
-func object[V any](q *quick, x map[string]V, depth int) bool {
+func object[V any](q *quick, x map[string]V, depth int, m *meter) bool {
 	for _, r := range q.others {
 		if _, ok := x[r]; !ok {
 			return false
@@ -208,7 +210,7 @@ func object[V any](q *quick, x map[string]V, depth int) bool {
 			continue
 		}
 		matched++
-		if !f.q.accepts(v, depth+1) {
+		if !f.q.accepts(v, depth+1, m) {
 			return false
 		}
 	}
@@ -221,7 +223,7 @@ func object[V any](q *quick, x map[string]V, depth int) bool {
 		return true
 	}
 	for k, v := range x {
-		if !q.hasField(k) && !q.additional.accepts(v, depth+1) {
+		if !q.hasField(k) && !q.additional.accepts(v, depth+1, m) {
 			return false
 		}
 	}

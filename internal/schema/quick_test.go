@@ -35,6 +35,12 @@ var quickSchemas = map[string]string{
 // schema with one stays quick, and the property below holds for it.)
 var notQuick = map[string]bool{"enum number": true, "min length": true, "pattern": true, "false": true}
 
+// plenty is a budget no test spends.
+func plenty() *meter {
+	m := newMeter(&Budget{Work: 1 << 62})
+	return &m
+}
+
 func compileQuick(t *testing.T, raw string) *Schema {
 	t.Helper()
 	c := NewCompiler(func(p string) ([]byte, error) { return os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(p))) })
@@ -111,7 +117,7 @@ func TestQuickAgreesWithTheLibrary(t *testing.T) {
 			accepted := 0
 			for range 20000 {
 				v := randomValue(r, 0)
-				if !s.quick.accepts(v, 0) {
+				if !s.quick.accepts(v, 0, plenty()) {
 					continue
 				}
 				accepted++
@@ -130,10 +136,14 @@ func TestQuickAgreesWithTheLibrary(t *testing.T) {
 func TestQuickTakesTheUsualValues(t *testing.T) {
 	skills := compileQuick(t, quickSchemas["skills"])
 	v := []any{map[string]any{"name": "git", "description": "", "location": "skills/git", "resources": []any{"a.md"}}}
-	assert.True(t, skills.quick.accepts(v, 0))
-	assert.Nil(t, skills.Validate("skills", v))
+	assert.True(t, skills.quick.accepts(v, 0, plenty()))
+	vs, err := skills.Validate("skills", v, &Budget{Work: 1 << 20})
+	require.NoError(t, err)
+	assert.Nil(t, vs)
 
 	bad := []any{map[string]any{"name": "git", "description": "", "location": "", "resources": []any{1}}}
-	assert.False(t, skills.quick.accepts(bad, 0))
-	assert.Equal(t, []Violation{{Path: "skills[0].resources[0]", Msg: "want string, got number"}}, skills.Validate("skills", bad), "the library words it")
+	assert.False(t, skills.quick.accepts(bad, 0, plenty()))
+	vs, err = skills.Validate("skills", bad, &Budget{Work: 1 << 20})
+	require.NoError(t, err)
+	assert.Equal(t, []Violation{{Path: "skills[0].resources[0]", Msg: "want string, got number"}}, vs, "the library words it")
 }

@@ -13,6 +13,14 @@ import (
 	"github.com/seed-e7d2830f/promptkit/internal/schema"
 )
 
+// validate validates under a budget no test spends.
+func validate(t *testing.T, s *schema.Schema, name string, v any) []schema.Violation {
+	t.Helper()
+	vs, err := s.Validate(name, v, &schema.Budget{Work: 1 << 40})
+	require.NoError(t, err)
+	return vs
+}
+
 func compile(t *testing.T, raw string, files map[string]string) *schema.Schema {
 	t.Helper()
 	c := schema.NewCompiler(func(p string) ([]byte, error) {
@@ -80,7 +88,7 @@ func TestValidatePaths(t *testing.T) {
 		tags[i] = "x"
 	}
 	tags[2], tags[10] = 2, false
-	got := s.Validate("user", map[string]any{"tags": tags, "m": map[string]any{"ok": 1, "not ident": "s"}, "kind": "c", "extra": 1})
+	got := validate(t, s, "user", map[string]any{"tags": tags, "m": map[string]any{"ok": 1, "not ident": "s"}, "kind": "c", "extra": 1})
 	var lines []string
 	for _, v := range got {
 		lines = append(lines, v.String())
@@ -92,9 +100,9 @@ func TestValidatePaths(t *testing.T) {
 		"user.tags[2]: want string, got number",
 		"user.tags[10]: want string, got boolean",
 	}, lines)
-	assert.Nil(t, s.Validate("user", map[string]any{"tags": []string{"a"}}))
-	assert.Equal(t, []schema.Violation{{Path: "user.tags", Msg: "missing, and the schema requires it"}}, s.Validate("user", map[string]any{}))
-	assert.Equal(t, []schema.Violation{{Path: "user.tags", Msg: "a Go func() is not a JSON value"}}, s.Validate("user", map[string]any{"tags": func() {}}))
+	assert.Nil(t, validate(t, s, "user", map[string]any{"tags": []string{"a"}}))
+	assert.Equal(t, []schema.Violation{{Path: "user.tags", Msg: "missing, and the schema requires it"}}, validate(t, s, "user", map[string]any{}))
+	assert.Equal(t, []schema.Violation{{Path: "user.tags", Msg: "a Go func() is not a JSON value"}}, validate(t, s, "user", map[string]any{"tags": func() {}}))
 }
 
 func TestType(t *testing.T) {
@@ -113,7 +121,7 @@ func TestCompileRefusals(t *testing.T) {
 	c := schema.NewCompiler(func(p string) ([]byte, error) { return []byte(`{"type": "object"`), nil })
 	for raw, want := range map[string]string{
 		`"string"`:                 "a schema is a JSON object (or true/false), not a string",
-		`{"type": 3}`:              "index.json",
+		`{"type": 3}`:              "not a valid JSON Schema: #/type: value must be one of 'array', 'boolean'",
 		`{"$ref": "bad.json"}`:     "bad.json: invalid JSON",
 		`{"$ref": "http://x/y"}`:   "schemas are read only from files of the template set",
 		`{"type": "object"`:        "invalid JSON",

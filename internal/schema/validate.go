@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -28,19 +29,51 @@ type Violation struct {
 
 func (v Violation) String() string { return v.Path + ": " + v.Msg }
 
-// Validate validates the value of the variable called name. It returns
-// every violation, sorted by path, or nil.
-func (s *Schema) Validate(name string, v any) []Violation {
-	if s.quick.accepts(v, 0) {
-		return nil
+// Validate validates the value of the variable called name within the
+// budget b (budget.go), and returns every violation, sorted by path, or
+// nil. The error is ErrWork when validating would spend more than b's
+// work, or the error of b's context when it ends first; the library does
+// not start a validation it cannot finish within b.
+func (s *Schema) Validate(name string, v any, b *Budget) ([]Violation, error) {
+	m := newMeter(b)
+	vs, err := s.validate(name, v, &m)
+	b.Work = m.work
+	return vs, err
+}
+
+func (s *Schema) validate(name string, v any, m *meter) ([]Violation, error) {
+	if !m.live() {
+		return nil, m.err
+	}
+	if s.quick.accepts(v, 0, m) {
+		return nil, nil
 	}
 	p, err := Plain(v)
 	if err != nil {
-		return []Violation{{Path: name, Msg: err.Error()}}
+		return []Violation{{Path: name, Msg: err.Error()}}, nil
 	}
-	if s.quick.accepts(p, 0) { // the host's structs, as JSON values
-		return nil
+	if s.quick.accepts(p, 0, m) { // the host's structs, as JSON values
+		return nil, nil
 	}
+	if m.err != nil || !m.library(s.s, p) {
+		return nil, m.err
+	}
+	vs := s.library(name, p)
+	if !m.live() {
+		return nil, m.err
+	}
+	return vs, nil
+}
+
+// library validates p with the library, which the budget has been
+// charged for. A panic of the library (it has one, on a number it cannot
+// parse) is the value's violation, not the host's crash.
+func (s *Schema) library(name string, p any) (vs []Violation) {
+	defer func() {
+		if r := recover(); r != nil {
+			vs = []Violation{{Path: name, Msg: fmt.Sprintf("the schema library failed on this value (%v)", r)}}
+		}
+	}()
 	return violations(s.s.Validate(p), name, p)
 }
 
@@ -116,9 +149,11 @@ func flatten(e *jsonschema.ValidationError, root string, inst any, out *[]Violat
 			msgs = append(msgs, a.Msg)
 		}
 		if same {
-			msg += ": " + strings.Join(msgs, "; or ")
+			msg += ": " + clip(strings.Join(msgs, "; or "))
 		}
 		add(at, msg)
+	case *kind.Pattern:
+		add(at, fmt.Sprintf("%s does not match the pattern %s", display(k.Got), display(k.Want)))
 	case *kind.Not:
 		add(at, "a value the schema refuses (its \"not\" matches)")
 	case *kind.InvalidJsonValue:
@@ -130,6 +165,22 @@ func flatten(e *jsonschema.ValidationError, root string, inst any, out *[]Violat
 	default:
 		add(at, e.ErrorKind.LocalizedString(printer))
 	}
+}
+
+// maxQuoted is how much of its alternatives' violations an anyOf's
+// or oneOf's message quotes: nested, each would quote the ones inside.
+const maxQuoted = 400
+
+// clip shortens a message to maxQuoted bytes, on a character boundary.
+func clip(msg string) string {
+	if len(msg) <= maxQuoted {
+		return msg
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "…"
 }
 
 // display prints a JSON value of a message, shortened.
@@ -172,7 +223,18 @@ func pathOf(root string, tokens []string, inst any) string {
 
 func join(at, name string) string { return at + key(at == "", name) }
 
+// maxPathKey bounds the bytes of a key a path quotes: the paths of many
+// violations under one long key would each repeat it.
+const maxPathKey = 64
+
 func key(first bool, k string) string {
+	if len(k) > maxPathKey {
+		cut := maxPathKey
+		for cut > 0 && !utf8.RuneStart(k[cut]) {
+			cut--
+		}
+		return "[" + strconv.Quote(k[:cut]+"…") + "]"
+	}
 	if isIdent(k) {
 		if first {
 			return k

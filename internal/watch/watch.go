@@ -12,12 +12,17 @@
 // every directory of the tree (a new one as soon as its Create arrives, and
 // all of them again before each reload), plus the parent of the template
 // directory for events naming the directory itself (deleted and re-created,
-// or a symlink swapped to a new release). Every event but a pure Chmod
-// restarts a quiet-period timer (WithDebounce), bounded by a maximum wait
-// from the first event of a burst (WithMaxWait); when the timer fires the
-// change is reported. A report lists the files of the burst when every
-// event named a regular file, or one that was removed and was not a
-// watched directory; then the user may reload only what those files feed.
+// or a symlink swapped to a new release). Every event restarts a
+// quiet-period timer (WithDebounce), bounded by a maximum wait from the
+// first event of a burst (WithMaxWait); when the timer fires the change is
+// reported. A report lists the files of the burst when every event named a
+// regular file, or one that was removed and was not a watched directory;
+// then the user may reload only what those files feed. It also says which
+// of them were written in place (a Write event: the file may be only half
+// written, where a file renamed into place is whole), and whether the
+// burst changed nothing but attributes (a chmod, a touch): the user
+// ignores those unless its last reload failed. The user may ask for the
+// same change to be reported again later (a file still settling).
 // Any other event — a directory, a symlink (a ConfigMap's ..data), the
 // template directory itself — makes the report say "anything", and the
 // user reloads the tree whole. An event-queue overflow and a poll are
@@ -53,11 +58,18 @@ const (
 type Change struct {
 	Trigger string // what started it: TriggerWatch, TriggerPoll or TriggerOverflow
 	// Files are the regular files created, written, removed or renamed
-	// during the burst, slash-separated and relative to the directory,
+	// during the burst (or, in a burst of attribute changes alone, whose
+	// attributes changed), slash-separated and relative to the directory,
 	// sorted; nil when the watcher cannot tell, and anything may have
-	// changed. Files that were only read, or only had their mode
-	// changed, are not listed.
+	// changed. Files that were only read are not listed.
 	Files []string
+	// Written are the files of Files that were written in place (a Write
+	// event): unlike a file renamed into place, such a file may be seen
+	// half written. Nil when there are none, or when Files is nil.
+	Written []string
+	// Attrib says every event of the burst was a pure attribute change
+	// (mode, owner, times): the contents did not change.
+	Attrib bool
 }
 
 // ErrNoPlatformWatch is returned by New when the platform cannot watch the
@@ -134,8 +146,11 @@ func New(dir string, opt Options) (*Watcher, error) {
 // Start reports changes to changed, on a goroutine of the watcher's, one
 // call at a time: changed runs after the watches were brought up to date
 // with the tree, and the watcher waits for it to return, so anything that
-// changes while it runs is reported by a later call.
-func (w *Watcher) Start(changed func(Change)) {
+// changes while it runs is reported by a later call. When changed returns
+// a positive duration, the same change is reported again after it (with
+// whatever else changed meanwhile): a file still settling, a load that
+// saw its files move, a failure worth retrying.
+func (w *Watcher) Start(changed func(Change) time.Duration) {
 	w.started = true
 	go w.run(changed)
 }
@@ -166,7 +181,7 @@ func (w *Watcher) Stop() error {
 // run turns events into reloads: any relevant event (re)arms the timer to
 // the end of the quiet period, capped by the maximum wait from the first
 // event of the burst; the timer firing reloads.
-func (w *Watcher) run(changed func(Change)) {
+func (w *Watcher) run(changed func(Change) time.Duration) {
 	defer close(w.exited)
 	var events <-chan fsnotify.Event
 	var errs <-chan error
@@ -188,18 +203,27 @@ func (w *Watcher) run(changed func(Change)) {
 		first   time.Time       // first event of the pending burst
 		trigger string          // what started it
 		files   map[string]bool // the files it changed; nil: anything
+		written map[string]bool // those of files written in place
+		attrib  bool            // every event so far changed attributes only
 	)
-	seen := func(why, file string) {
+	open := func(why string) {
+		pending, first, trigger = true, time.Now(), why
+		files, written, attrib = map[string]bool{}, map[string]bool{}, true
+	}
+	seen := func(why, file string, write, attr bool) {
 		now := time.Now()
 		if !pending {
-			pending, first, trigger = true, now, why
-			files = map[string]bool{}
+			open(why)
 		}
 		if file == "" {
-			files = nil
+			files, written = nil, nil
 		} else if files != nil {
 			files[file] = true
+			if write {
+				written[file] = true
+			}
 		}
+		attrib = attrib && attr
 		if why == TriggerOverflow {
 			trigger = why
 		}
@@ -223,7 +247,7 @@ func (w *Watcher) run(changed func(Change)) {
 			if ev.Has(fsnotify.Create) {
 				w.addNewDir(ev.Name)
 			}
-			seen(TriggerWatch, w.file(ev))
+			seen(TriggerWatch, w.file(ev), ev.Has(fsnotify.Write), ev.Op == fsnotify.Chmod)
 		case err, ok := <-errs:
 			if !ok {
 				errs = nil
@@ -231,14 +255,14 @@ func (w *Watcher) run(changed func(Change)) {
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				log.Warn("promptkit: file events were lost; reloading everything", "dir", w.dir, "error", err)
-				seen(TriggerOverflow, "")
+				seen(TriggerOverflow, "", false, false)
 				continue
 			}
 			log.Warn("promptkit: watching the template directory", "dir", w.dir, "error", err)
 		case <-tick:
 			if fp := w.fingerprint(); fp != w.fp {
 				w.fp = fp
-				seen(TriggerPoll, "")
+				seen(TriggerPoll, "", false, false)
 			}
 		case <-timer.C:
 			pending = false
@@ -247,12 +271,28 @@ func (w *Watcher) run(changed func(Change)) {
 				return
 			default:
 			}
-			c := Change{Trigger: trigger}
+			c := Change{Trigger: trigger, Attrib: attrib}
 			if files != nil {
 				c.Files = slices.Sorted(maps.Keys(files))
+				c.Written = slices.Sorted(maps.Keys(written))
 			}
-			files = nil
-			w.report(changed, c)
+			files, written = nil, nil
+			if again := w.report(changed, c); again > 0 {
+				// The same change, reported again later; what happens
+				// meanwhile joins it.
+				open(c.Trigger)
+				if c.Files == nil {
+					files, written = nil, nil
+				}
+				for _, f := range c.Files {
+					files[f] = true
+				}
+				for _, f := range c.Written {
+					written[f] = true
+				}
+				attrib = c.Attrib
+				timer.Reset(again)
+			}
 		}
 	}
 }
@@ -261,7 +301,7 @@ func (w *Watcher) run(changed func(Change)) {
 // deleted or swapped since, records the fingerprint, then reports: anything that changes
 // after this point produces a new event or fingerprint, hence another
 // report.
-func (w *Watcher) report(changed func(Change), c Change) {
+func (w *Watcher) report(changed func(Change) time.Duration, c Change) time.Duration {
 	// A burst of file events only created no directory and removed none:
 	// the watches are up to date, and walking a tree of 10,000 files
 	// would cost more than the reload.
@@ -273,7 +313,7 @@ func (w *Watcher) report(changed func(Change), c Change) {
 	if w.opt.PollInterval > 0 {
 		w.fp = w.fingerprint()
 	}
-	changed(c)
+	return changed(c)
 }
 
 // file names the regular file an event is about, relative to the tree and
@@ -300,12 +340,10 @@ func (w *Watcher) file(ev fsnotify.Event) string {
 }
 
 // relevant reports whether an event can change the set: anything inside
-// the tree, or the template directory itself, but a pure attribute change.
-// Events for the parent's other entries are not.
+// the tree, or the template directory itself (a pure attribute change
+// too: it may make a file readable). Events for the parent's other
+// entries are not.
 func (w *Watcher) relevant(ev fsnotify.Event) bool {
-	if ev.Op == fsnotify.Chmod {
-		return false
-	}
 	return ev.Name == w.dir || within(w.root, ev.Name)
 }
 

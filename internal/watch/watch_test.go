@@ -20,7 +20,12 @@ type reports struct {
 	cs []Change
 }
 
-func (r *reports) add(c Change) { r.mu.Lock(); r.cs = append(r.cs, c); r.mu.Unlock() }
+func (r *reports) add(c Change) time.Duration {
+	r.mu.Lock()
+	r.cs = append(r.cs, c)
+	r.mu.Unlock()
+	return 0
+}
 
 // all returns the triggers reported.
 func (r *reports) all() []string {
@@ -103,7 +108,7 @@ func TestPollingFallback(t *testing.T) {
 func TestStopIdempotent(t *testing.T) {
 	w, err := New(t.TempDir(), Options{Debounce: time.Millisecond})
 	require.NoError(t, err)
-	w.Start(func(Change) {})
+	w.Start(func(Change) time.Duration { return 0 })
 	require.NoError(t, w.Stop())
 	require.NoError(t, w.Stop())
 	var nilW *Watcher
@@ -126,6 +131,8 @@ func TestChangeListsFiles(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(dir, "gone.md")))
 	require.Eventually(t, func() bool { return len(r.changes()) == 1 }, 5*time.Second, 10*time.Millisecond)
 	assert.Equal(t, []string{"a.md", "gone.md", "t/.b.md.tmp", "t/b.md"}, r.changes()[0].Files)
+	assert.Equal(t, []string{"a.md", "t/.b.md.tmp"}, r.changes()[0].Written, "b.md was renamed into place, whole")
+	assert.False(t, r.changes()[0].Attrib)
 
 	for name, change := range map[string]func() error{
 		"a new directory":  func() error { return os.Mkdir(filepath.Join(dir, "d"), 0o755) },
@@ -139,4 +146,52 @@ func TestChangeListsFiles(t *testing.T) {
 		cs := r.changes()[n:]
 		assert.True(t, slices.ContainsFunc(cs, func(c Change) bool { return c.Files == nil }), "%s: %+v", name, cs)
 	}
+}
+
+// A burst of attribute changes alone is reported as such (the user
+// ignores it unless its last reload failed: a chmod may have fixed it).
+func TestAttributeChangesReported(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.md")
+	require.NoError(t, os.WriteFile(a, []byte("x"), 0o644))
+	_, r := start(t, dir, Options{Debounce: 50 * time.Millisecond})
+	require.NoError(t, os.Chmod(a, 0o600))
+	require.NoError(t, os.Chtimes(a, time.Now(), time.Now()))
+	require.Eventually(t, func() bool { return len(r.changes()) == 1 }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, Change{Trigger: TriggerWatch, Files: []string{"a.md"}, Attrib: true}, r.changes()[0])
+
+	require.NoError(t, os.Chmod(a, 0o644))
+	require.NoError(t, os.WriteFile(a, []byte("y"), 0o644))
+	require.Eventually(t, func() bool { return len(r.changes()) == 2 }, 5*time.Second, 10*time.Millisecond)
+	assert.False(t, r.changes()[1].Attrib, "a write among the changes")
+}
+
+// A change its user asks to see again is reported again after the
+// delay asked, with what happened meanwhile.
+func TestChangeReportedAgain(t *testing.T) {
+	dir := t.TempDir()
+	w, err := New(dir, Options{Debounce: 30 * time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, w.Stop()) })
+	got := make(chan Change, 8)
+	calls := 0
+	w.Start(func(c Change) time.Duration {
+		calls++
+		got <- c
+		if calls == 1 {
+			// The first report: another file is written, and the change
+			// is to be reported again.
+			if err := os.WriteFile(filepath.Join(dir, "b.md"), []byte("b"), 0o644); err != nil {
+				panic(err)
+			}
+			return 200 * time.Millisecond
+		}
+		return 0
+	})
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.md"), []byte("a"), 0o644))
+	first := <-got
+	assert.Equal(t, []string{"a.md"}, first.Files)
+	second := <-got
+	assert.Equal(t, []string{"a.md", "b.md"}, second.Files, "the first change, joined by what came meanwhile")
+	assert.Equal(t, []string{"a.md", "b.md"}, second.Written)
 }
