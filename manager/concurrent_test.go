@@ -41,7 +41,7 @@ func TestConcurrentRendersOfEveryConstruct(t *testing.T) {
 		"blocks.md": `{% set head %}Dear {{ who }},{% endset %}{% set up | upper %}shout {{ who }}{% endset %}{{ head }} {{ up }}` +
 			`{% filter upper %}quiet {{ who }}{% endfilter %}{% filter replace("a", "4") | trim %}  banana  {% endfilter %}`,
 		"chat.md": `{% macro say(x) %}{{ x }}!{% endmacro %}{% chat role="system" %}You help {{ who }}.{% endchat %}` +
-			`{% for t in turns %}{% chat role=t.role %}{{ say(t.text) }}{% if t.img %}{{ t.img | image }}{% endif %}{% endchat %}{% endfor %}`,
+			`{% for t in turns %}{% chat role=t.role allow=["user", "assistant"] %}{{ say(t.text) }}{% if t.img %}{{ t.img | image }}{% endif %}{% endchat %}{% endfor %}`,
 	}
 	index := `{"version":1,"templates":{`
 	names := []string{"macro", "call", "import", "include", "extends", "scoped", "loops", "ns", "blocks", "chat"}
