@@ -54,11 +54,11 @@ func TestHostileDeepExpressions(t *testing.T) {
 func TestHostileModerateNestingRenders(t *testing.T) {
 	// Nesting well inside the limit renders, and quickly: 30 unary minus
 	// signs used to cost 2^30 translations.
-	m, err := loadHostile(t, "{{ "+strings.Repeat("-", 30)+"1 }}{{ "+strings.Repeat("(", 50)+"2"+strings.Repeat(")", 50)+" }}{{ not "+strings.Repeat("not ", 40)+"a }}")
+	m, err := loadHostile(t, "{{ "+strings.Repeat("-", 30)+"1 }}{{ "+strings.Repeat("(", 50)+"2"+strings.Repeat(")", 50)+" }}{{ not "+strings.Repeat("not ", 40)+"a | default }}")
 	require.NoError(t, err)
 	out, err := m.Render("t", nil)
 	require.NoError(t, err)
-	assert.Equal(t, "12True", out, "41 nots of an undefined value")
+	assert.Equal(t, "12True", out, "41 nots of an undefined value's default")
 }
 
 func TestHostileDeepBlocks(t *testing.T) {

@@ -22,6 +22,12 @@ type Template struct {
 	Path        string     // the file, relative to the template root
 	Description string     // free text for people
 	Variables   []Variable // in the order index.json lists them
+	// Lenient reports a template that renders with Jinja2's default
+	// Undefined ("undefined": "lenient" in index.json, for the entry or
+	// the whole set): an undefined value prints nothing, is false and
+	// iterates as empty. Templates are strict by default (StrictUndefined:
+	// see "Strictness" in the package documentation).
+	Lenient bool
 	// Hash is a hex SHA-256 of the template's source and of every file it
 	// includes: it changes when any of them changes.
 	Hash string
@@ -78,9 +84,17 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 		return nil, problems
 	}
 	for k := range top {
-		if k != "version" && k != "templates" && k != "$schema" {
-			bad("", "unknown key %q (allowed: $schema, version, templates)", k)
+		if k != "version" && k != "templates" && k != "$schema" && k != "undefined" {
+			bad("", "unknown key %q (allowed: $schema, version, undefined, templates)", k)
 		}
+	}
+	setLenient := false
+	if raw, ok := top["undefined"]; ok {
+		l, err := parseUndefined(raw)
+		if err != nil {
+			bad("", "%v", err)
+		}
+		setLenient = l
 	}
 	var version int
 	if raw, ok := top["version"]; !ok {
@@ -101,7 +115,7 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 	sort.Strings(names)
 	var out []Template
 	for _, name := range names {
-		t, errs := parseEntry(name, entries[name])
+		t, errs := parseEntry(name, entries[name], setLenient)
 		problems = append(problems, errs...)
 		if len(errs) == 0 {
 			out = append(out, t)
@@ -110,12 +124,22 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 	return out, problems
 }
 
-func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
+// parseUndefined reads an "undefined" setting: "strict" (the default)
+// or "lenient"; it reports whether it is lenient.
+func parseUndefined(raw json.RawMessage) (bool, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || (s != "strict" && s != "lenient") {
+		return false, fmt.Errorf("\"undefined\" is \"strict\" or \"lenient\", not %s", strings.TrimSpace(string(raw)))
+	}
+	return s == "lenient", nil
+}
+
+func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Error) {
 	var problems []*Error
 	bad := func(format string, args ...any) {
 		problems = append(problems, &Error{Kind: ErrIndex, Template: name, Path: IndexFile, Msg: fmt.Sprintf(format, args...)})
 	}
-	t := Template{Name: name}
+	t := Template{Name: name, Lenient: lenient}
 	if !templateNameRE.MatchString(name) {
 		bad("invalid template name (use letters, digits, _, . and -)")
 	}
@@ -123,8 +147,9 @@ func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
 		Path        *string           `json:"path"`
 		Description string            `json:"description"`
 		Variables   []json.RawMessage `json:"variables"`
+		Undefined   json.RawMessage   `json:"undefined"`
 	}
-	if err := exactKeys(raw, "path", "description", "variables"); err != nil {
+	if err := exactKeys(raw, "path", "description", "variables", "undefined"); err != nil {
 		bad("invalid entry: %v", err)
 		return t, problems
 	}
@@ -133,6 +158,13 @@ func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
 		return t, problems
 	}
 	t.Description = e.Description
+	if e.Undefined != nil {
+		l, err := parseUndefined(e.Undefined)
+		if err != nil {
+			bad("%v", err)
+		}
+		t.Lenient = l
+	}
 	switch {
 	case e.Path == nil || *e.Path == "":
 		bad("missing or empty \"path\"")

@@ -297,7 +297,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 			defaults[v.Name] = v.Default
 		}
 	}
-	t, err := engine.Compile(prog, engine.Options{Defaults: defaults})
+	t, err := engine.Compile(prog, engine.Options{Defaults: defaults, Strict: !e.Lenient})
 	if err != nil {
 		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: file, Msg: err.Error()})
 		return nil

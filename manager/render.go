@@ -184,7 +184,8 @@ func (c *compiled) renderError(err error) error {
 	if !errors.As(err, &ee) {
 		return &Error{Kind: ErrTemplate, Template: c.info.Name, Path: c.info.Path, Msg: "render failed", Err: err}
 	}
-	e := &Error{Kind: kindOf(ee.Kind), Template: c.info.Name, Path: ee.File, Line: ee.Line, Col: ee.Col, Msg: ee.Msg, Err: ee.Err}
+	e := &Error{Kind: kindOf(ee.Kind), Template: c.info.Name, Path: ee.File, Line: ee.Line, Col: ee.Col, Msg: ee.Msg, Err: ee.Err,
+		Expr: ee.Expr, Value: ee.Value, Suggestion: ee.Suggest}
 	if e.Path == "" {
 		e.Path = c.info.Path
 	}

@@ -103,7 +103,7 @@ func TestUsageAndHelp(t *testing.T) {
 
 func TestRenderCommand(t *testing.T) {
 	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["name",{"name":"items","required":false,"default":[]},{"name":"n","required":false}]}}}`,
-		map[string]string{"t.md": "你好，{{ name }}{% for i in items %}[{{ i }}]{% endfor %}{{ n }}\n"})
+		map[string]string{"t.md": "你好，{{ name }}{% for i in items %}[{{ i }}]{% endfor %}{{ n | default('') }}\n"})
 	tests := []cliCase{
 		{"var after name", "", []string{"render", "t", "--dir", dir, "--var", "name=小王"}, 0, "你好，小王", ""},
 		{"flags before name", "", []string{"render", "--dir", dir, "--var", "name=小王", "t"}, 0, "你好，小王", ""},

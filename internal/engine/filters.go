@@ -24,7 +24,7 @@ func init() {
 		&builtinDef{name: "batch", in: kSeq, params: []param{req("linecount"), opt("fill_with", none0)}, fn: filterBatch},
 		&builtinDef{name: "capitalize", in: kString, out: outString, fn: strFilter(pyCapitalize)},
 		&builtinDef{name: "center", in: kString, out: outString, params: []param{opt("width", intValue(80))}, fn: filterCenter},
-		&builtinDef{name: "default", out: outInOrArg, params: []param{opt("default_value", strValue("")), opt("boolean", vFalse)}, fn: filterDefault},
+		&builtinDef{name: "default", undef: true, out: outInOrArg, params: []param{takesUndefined(opt("default_value", strValue(""))), opt("boolean", vFalse)}, fn: filterDefault},
 		&builtinDef{name: "dictsort", in: kObject, params: []param{opt("case_sensitive", vFalse), opt("by", strValue("key")), opt("reverse", vFalse)}, fn: filterDictsort},
 		&builtinDef{name: "escape", out: outString, fn: filterEscape},
 		&builtinDef{name: "filesizeformat", in: kNumber | kString, out: outString, params: []param{opt("binary", vFalse)}, fn: filterFilesize},
@@ -35,7 +35,7 @@ func init() {
 		&builtinDef{name: "groupby", in: kArray, params: []param{req("attribute"), opt("default", none0), opt("case_sensitive", vFalse)}, fn: filterGroupby},
 		&builtinDef{name: "indent", in: kString, out: outString, params: []param{opt("width", intValue(4)), opt("first", vFalse), opt("blank", vFalse)}, fn: filterIndent},
 		&builtinDef{name: "int", out: outInt, params: []param{opt("default", intValue(0)), opt("base", intValue(10))}, fn: filterInt},
-		&builtinDef{name: "items", in: kObject, fn: filterItems},
+		&builtinDef{name: "items", undef: true, in: kObject, fn: filterItems},
 		&builtinDef{name: "join", in: kIter, out: outString, params: []param{opt("d", strValue("")), opt("attribute", none0)}, fn: filterJoin},
 		&builtinDef{name: "last", in: kSeq, out: outElem, fn: filterLast},
 		&builtinDef{name: "length", in: kIter, out: outInt, fn: filterLength},
@@ -48,7 +48,7 @@ func init() {
 		&builtinDef{name: "min", in: kSeq, params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return minMax(st, in, a, -1)
 		}},
-		&builtinDef{name: "pprint", out: outString, fn: filterPprint},
+		&builtinDef{name: "pprint", undef: true, out: outString, fn: filterPprint},
 		refuse("random", "it picks at random, which would make a prompt non-reproducible"),
 		&builtinDef{name: "reject", in: kIter, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, false)},
 		&builtinDef{name: "rejectattr", in: kArray, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, true)},
@@ -459,7 +459,7 @@ func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[0], a[1])
+	get, err := attrGetter(st, a[0], a[1])
 	if err != nil {
 		return Value{}, err
 	}
@@ -490,7 +490,7 @@ func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
 
 // attrGetter makes Jinja's make_attrgetter: a dotted path of attributes or
 // integer indexes ("user.name", "tags.0"), with a default for undefined.
-func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
+func attrGetter(st *state, attr Value, def Value) (func(Value) (Value, error), error) {
 	var parts []Value
 	switch attr.k {
 	case String:
@@ -512,8 +512,13 @@ func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
 	return func(v Value) (Value, error) {
 		var err error
 		for _, p := range parts {
+			base := v
 			if v, err = getItem(v, p); err != nil {
 				return Value{}, err
+			}
+			if v.k == Undefined && v.ref == nil && st.strict && def.k == None {
+				what, _ := str1(attr)
+				v = strictUndefined(&missing{at: st.at, what: fmt.Sprintf("attribute %q of an item", what), base: base, name: p, attr: p.k == String})
 			}
 		}
 		if v.k == Undefined && def.k != None {
@@ -728,7 +733,7 @@ func filterJoin(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return s, err
 		}
 	}
-	get, err := attrGetter(a[1], none)
+	get, err := attrGetter(st, a[1], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -832,7 +837,7 @@ func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		if def.k == Undefined {
 			def = none
 		}
-		get, err := attrGetter(attr, def)
+		get, err := attrGetter(st, attr, def)
 		if err != nil {
 			return Value{}, err
 		}
@@ -850,7 +855,7 @@ func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		f = func(v Value) (Value, error) { return d.fn(st, v, args, fex) }
+		f = func(v Value) (Value, error) { return d.invoke(st, v, args, fex) }
 	default:
 		return Value{}, fmt.Errorf("map needs a filter name or attribute=")
 	}
@@ -874,7 +879,7 @@ func minMax(st *state, in Value, a []Value, sign int) (Value, error) {
 	if len(items) == 0 {
 		return undefined, nil
 	}
-	get, err := attrGetter(a[1], none)
+	get, err := attrGetter(st, a[1], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -934,7 +939,7 @@ func selectFilter(keep, byAttr bool) builtinFn {
 			if len(rest) == 0 {
 				return Value{}, fmt.Errorf("selectattr and rejectattr need an attribute name")
 			}
-			g, err := attrGetter(rest[0], none)
+			g, err := attrGetter(st, rest[0], none)
 			if err != nil {
 				return Value{}, err
 			}
@@ -959,7 +964,7 @@ func selectFilter(keep, byAttr bool) builtinFn {
 				return Value{}, err
 			}
 			test = func(v Value) (bool, error) {
-				r, err := d.fn(st, v, args, tex)
+				r, err := d.invoke(st, v, args, tex)
 				return truthy(r), err
 			}
 		}
@@ -1157,7 +1162,7 @@ func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	}
 	getters := make([]func(Value) (Value, error), len(attrs))
 	for i, at := range attrs {
-		if getters[i], err = attrGetter(at, none); err != nil {
+		if getters[i], err = attrGetter(st, at, none); err != nil {
 			return Value{}, err
 		}
 	}
@@ -1237,7 +1242,7 @@ func filterSum(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err := st.spend(int64(len(items))); err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[0], none)
+	get, err := attrGetter(st, a[0], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -1382,7 +1387,7 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err := st.spend(int64(len(items))); err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[1], none)
+	get, err := attrGetter(st, a[1], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -1398,6 +1403,9 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return Value{}, err
 		}
 		hk, ok := keyOf(foldCase(k, cs))
+		if err := undefinedUse(k, "hashed by unique"); err != nil {
+			return Value{}, err
+		}
 		if k.k == Undefined {
 			hk, ok = dictKey{k: Undefined}, true // Undefined is hashable, all equal
 		}

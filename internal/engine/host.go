@@ -227,6 +227,15 @@ func (s hostStruct) field(name string) (Value, bool) {
 	return Value{}, false
 }
 
+// fieldNames are the names of a struct's visible fields.
+func (s hostStruct) fieldNames() []string {
+	var out []string
+	for _, f := range jsonfields.Of(s.v.Type()) {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
 // keys returns a host map's keys.
 func (m hostMap) keys() []Value {
 	ks := m.v.MapKeys()

@@ -356,7 +356,7 @@ func init() {
 		}
 		return listValue(out), nil
 	})
-	d("get", outMemberOf, []param{req("key"), opt("default", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+	d("get", outMemberOf, []param{req("key"), takesUndefined(opt("default", none))}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 		if t := unhashable(a[0]); t != "" {
 			return Value{}, fmt.Errorf("unhashable type: '%s'", t)
 		}
@@ -785,6 +785,7 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 			return Value{}, fmt.Errorf("incomplete format")
 		}
 		var v Value
+		named := false // v is the mapping's value (which may be undefined)
 		if format[i] == '(' {
 			j := strings.IndexByte(format[i:], ')')
 			if j < 0 || mapping.k != Dict {
@@ -795,7 +796,7 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 			if !ok {
 				return Value{}, fmt.Errorf("format: key %q not found", key)
 			}
-			v = x
+			v, named = x, true
 			i += j + 1
 		}
 		// flags, width, precision
@@ -815,7 +816,7 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 			b.WriteByte('%')
 			continue
 		}
-		if v.k == Undefined {
+		if !named {
 			if next >= len(items) {
 				return Value{}, fmt.Errorf("not enough arguments for format string")
 			}

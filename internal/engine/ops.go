@@ -21,7 +21,12 @@ var errUndefinedUse = errors.New("undefined value")
 // truthy is Python's bool(v).
 func truthy(v Value) bool {
 	switch v.k {
-	case Undefined, None:
+	case Undefined:
+		if v.ref != nil {
+			panic(failure{err: undefinedUse(v, "tested for truth")})
+		}
+		return false
+	case None:
 		return false
 	case Bool, Int:
 		return v.n != 0
@@ -37,6 +42,15 @@ func truthy(v Value) bool {
 		}
 	}
 	return true
+}
+
+// truth is truthy(v) for a construct at at: a strict undefined value is
+// an error placed there unless its lookup says where it was made.
+func (st *state) truth(at *site, v Value) bool {
+	if v.k == Undefined {
+		st.mustUse(at, v, "tested for truth")
+	}
+	return truthy(v)
 }
 
 // typeName names the value's type for messages, in words a template's
@@ -168,6 +182,9 @@ func (it *iterator) at(i int) Value {
 func iterate(v Value) (iterator, error) {
 	switch v.k {
 	case Undefined:
+		if err := undefinedUse(v, "iterated"); err != nil {
+			return iterator{}, err
+		}
 		return iterator{vals: []Value{}}, nil
 	case List, Tuple:
 		return iterator{seq: v, n: seqLen(v)}, nil
@@ -465,6 +482,14 @@ func equalDepth(a, b Value, depth int) (bool, error) {
 		}
 		return a.n == b.n, nil
 	}
+	if a.k == Undefined || b.k == Undefined {
+		if err := undefinedUse(a, "compared"); err != nil {
+			return false, err
+		}
+		if err := undefinedUse(b, "compared"); err != nil {
+			return false, err
+		}
+	}
 	if a.k != b.k {
 		return false, nil
 	}
@@ -608,6 +633,12 @@ func compareDepth(a, b Value, depth int) (int, error) {
 		}
 		return cmpInt(int64(na), int64(nb)), nil
 	}
+	if err := undefinedUse(a, "compared"); err != nil {
+		return 0, err
+	}
+	if err := undefinedUse(b, "compared"); err != nil {
+		return 0, err
+	}
 	return 0, fmt.Errorf("'<' not supported between %s and %s", typeName(a), typeName(b))
 }
 
@@ -625,6 +656,9 @@ func cmpInt(a, b int64) int {
 func contains(container, item Value) (bool, error) {
 	switch container.k {
 	case Undefined:
+		if err := undefinedUse(container, "searched with in"); err != nil {
+			return false, err
+		}
 		return false, nil
 	case String:
 		if item.k != String {
@@ -642,6 +676,9 @@ func contains(container, item Value) (bool, error) {
 	case Dict:
 		if t := unhashable(item); t != "" {
 			return false, fmt.Errorf("unhashable type: '%s'", t)
+		}
+		if err := undefinedUse(item, "looked up as a key"); err != nil {
+			return false, err
 		}
 		_, ok := dictGet(container, item)
 		return ok, nil
@@ -671,6 +708,12 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 		return percentFormat(st, a.s, b) // "%s" % undefined: str() of it, ""
 	}
 	if a.k == Undefined || b.k == Undefined {
+		if err := undefinedUse(a, "used in "+op); err != nil {
+			return Value{}, err
+		}
+		if err := undefinedUse(b, "used in "+op); err != nil {
+			return Value{}, err
+		}
 		return Value{}, errUndefinedUse
 	}
 	if a.isNumber() && b.isNumber() {

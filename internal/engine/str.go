@@ -60,7 +60,7 @@ func (p *printer) write(s string) error {
 func (p *printer) str(v Value) error {
 	switch v.k {
 	case Undefined:
-		return nil
+		return undefinedUse(v, "converted to text")
 	case String:
 		return p.write(v.s)
 	case Object:

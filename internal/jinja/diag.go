@@ -49,6 +49,10 @@ const (
 	// Canceled: the render's context was cancelled or reached its
 	// deadline; Err is the context's cause.
 	Canceled
+	// Undefined: a render used an undefined value where a strict
+	// template set does not allow one (printed it, iterated it, tested
+	// its truth, compared it…); Expr, Value and Suggest say more.
+	Undefined
 )
 
 // Error is one problem, positioned in its file: every problem of a
@@ -62,6 +66,12 @@ type Error struct {
 	Name      string // the variable or construct concerned, when there is one
 	Msg       string
 	Err       error // the cause, when there is one (a context's error, a host's)
+
+	// Of an undefined value used (Kind Undefined): the expression as
+	// written (d.nmae), what the value it looked into is ("a dict with
+	// keys name, tags"), and the name it may misspell ("name"); each ""
+	// when unknown.
+	Expr, Value, Suggest string
 }
 
 // Unwrap returns the cause.
