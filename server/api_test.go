@@ -326,3 +326,24 @@ func TestBuilderPanicIsTheOnly500(t *testing.T) {
 	// The rest of the API is unaffected.
 	assert.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/templates/title:render", `{"intent": "x"}`).code)
 }
+
+// An undefined value used in a strict set answers 422 with the
+// expression as written, what it looked into and a suggestion.
+func TestRenderUndefinedSaysWhereAndWhat(t *testing.T) {
+	_, _, ts := newDirServer(t, map[string]string{
+		"index.json": `{"version": 1, "templates": {"card": {"path": "card.md", "variables": ["d"]}}}`,
+		"card.md":    "名字：\n  {{ d.nmae }}\n",
+	})
+	r := call(t, ts, "POST", "/v1/templates/card:render", `{"d": {"name": "阿明", "tags": []}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, r.body)
+	var p Problem
+	require.NoError(t, json.Unmarshal([]byte(r.body), &p))
+	assert.Equal(t, "undefined", p.Kind)
+	assert.Equal(t, "card.md", p.Path)
+	assert.Equal(t, 2, p.Line)
+	assert.Equal(t, 6, p.Column)
+	assert.Equal(t, "d.nmae", p.Expression)
+	assert.Equal(t, "a dict with keys name, tags", p.Value)
+	assert.Equal(t, "name", p.Suggestion)
+	assert.Contains(t, p.Message, `did you mean "name"?`)
+}

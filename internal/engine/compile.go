@@ -391,7 +391,7 @@ func (c *compiler) output(n *jinja.OutputNode) {
 		c.text(k.v.s) // a constant prints at load
 		return
 	}
-	p := printPart{x: x, at: c.site(n), slot: -1}
+	p := printPart{x: x, at: c.site(n.X), slot: -1}
 	switch x := x.(type) {
 	case *slotX:
 		p.slot = int32(x.slot)

@@ -98,7 +98,11 @@ func (e *undefinedError) detail() string {
 	if of == "" {
 		of = "the value"
 	}
-	return of + " is " + describe(m.base)
+	d := of + " is " + describe(m.base)
+	if _, ok := m.base.ref.(hostStruct); ok && m.name.k == String && slices.Contains(namesOf(m.base), m.name.s) {
+		d += fmt.Sprintf(", whose field %s is left out when it is empty (omitempty, omitzero)", m.name.s)
+	}
+	return d
 }
 
 // suggestion is the name of the value's keys or attributes the missing
