@@ -79,20 +79,33 @@ func (c *compiled) check(vars map[string]any, buf []any) ([]any, error) {
 			missing = append(missing, d.Name)
 		}
 	}
-	if missing != nil {
-		sort.Strings(missing)
-		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
-	}
+	var extra []string
 	if found != len(vars) {
-		var extra []string
 		for k := range vars {
 			if _, ok := c.declared[k]; !ok {
 				extra = append(extra, k)
 			}
 		}
 		sort.Strings(extra)
+	}
+	switch {
+	case missing != nil && extra != nil:
+		// Both at once, in one message: an extra name is most often a
+		// missing one misspelled.
+		sort.Strings(missing)
+		msg := fmt.Sprintf("missing: %s; extra: %s", strings.Join(missing, ", "), strings.Join(extra, ", "))
+		if hint := c.didYouMean(extra, missing); hint != "" {
+			msg += " — " + hint
+		}
+		e := c.errorf(ErrMissingVariables, slices.Sorted(slices.Values(append(slices.Clone(missing), extra...))), "%s", msg)
+		e.Err, e.causeInMsg = ErrExtraVariables, true
+		return nil, e
+	case missing != nil:
+		sort.Strings(missing)
+		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
+	case extra != nil:
 		msg := fmt.Sprintf("extra variables not declared in index.json: %s", strings.Join(extra, ", "))
-		if hint := c.didYouMean(extra); hint != "" {
+		if hint := c.didYouMean(extra, nil); hint != "" {
 			msg += "; " + hint
 		}
 		return nil, c.errorf(ErrExtraVariables, extra, "%s", msg)
@@ -116,20 +129,27 @@ func (c *compiled) bindVars() {
 
 // didYouMean suggests, for passed names the template does not declare,
 // the declared names they may misspell (jinja.Suggest, the rule of every
-// "did you mean").
-func (c *compiled) didYouMean(extra []string) string {
+// "did you mean"): first among the missing ones, else among all.
+func (c *compiled) didYouMean(extra, missing []string) string {
 	names := make([]string, len(c.info.Variables))
 	for i, v := range c.info.Variables {
 		names[i] = v.Name
 	}
 	var hints []string
 	for _, x := range extra {
-		if best := jinja.Suggest(x, names); best != "" {
+		best := jinja.Suggest(x, missing)
+		if best == "" {
+			best = jinja.Suggest(x, names)
+		}
+		if best != "" {
 			hints = append(hints, fmt.Sprintf("%q for %q", best, x))
 		}
 	}
-	if hints == nil {
+	switch {
+	case hints == nil:
 		return ""
+	case len(extra) == 1:
+		return "did you mean " + strings.TrimSuffix(hints[0], fmt.Sprintf(" for %q", extra[0])) + "?"
 	}
 	return "did you mean " + strings.Join(hints, ", ") + "?"
 }

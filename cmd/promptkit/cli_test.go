@@ -111,6 +111,7 @@ func TestRenderCommand(t *testing.T) {
 		{"var wins over vars", `{"name":"甲"}`, []string{"render", "t", "--vars", "-", "--var", "name=乙", "--dir", dir}, 0, "你好，乙", ""},
 		{"missing variable", "", []string{"render", "t", "--dir", dir}, 1, "", `template "t": missing variables: name`},
 		{"extra variable", "", []string{"render", "t", "--dir", dir, "--var", "name=a", "--var", "nmae=b"}, 1, "", "extra variables not declared in index.json: nmae"},
+		{"missing and extra at once", "", []string{"render", "t", "--dir", dir, "--var", "nmae=b"}, 1, "", `template "t": missing: name; extra: nmae — did you mean "name"?`},
 		{"unknown template", "", []string{"render", "nope", "--dir", dir}, 1, "", `template "nope": unknown template (known: t)`},
 		{"no name", "", []string{"render", "--dir", dir}, 2, "", "exactly one template name"},
 		{"bad var", "", []string{"render", "t", "--var", "novalue", "--dir", dir}, 2, "", "want KEY=VALUE"},

@@ -621,9 +621,14 @@ func (c *checker) name(n *NameExpr) {
 }
 
 // visibleNames are the names a misspelling may have meant: declared
-// variables and the bindings visible here.
+// variables, the bindings visible here and the global functions.
 func (c *checker) visibleNames() []string {
 	var out []string
+	for n, s := range c.cfg.Catalog.Globals {
+		if s.Refused == "" {
+			out = append(out, n)
+		}
+	}
 	for f := c.cur; f != nil; f = f.Parent {
 		for _, s := range f.Symbols {
 			if s.Kind != SymCaller {
@@ -704,9 +709,9 @@ func (c *checker) expr(x Expr) {
 		switch {
 		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
-			c.report(errUnknownFilter(x.Pos, x.Name, c.cfg.Catalog.Filters))
+			c.report(errUnknownFilter(x.NamePos, x.Name, c.cfg.Catalog.Filters))
 		case spec.Refused != "":
-			c.report(errRefused(x.Pos, "filter", x.Name, spec.Refused))
+			c.report(errRefused(x.NamePos, "filter", x.Name, spec.Refused))
 		case x.Name == "image":
 			// Its arguments are checked with the chat structure (chat.go),
 			// which says how to write it.
@@ -720,9 +725,9 @@ func (c *checker) expr(x Expr) {
 		switch {
 		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
-			c.report(errUnknownTest(x.Pos, x.Name, c.cfg.Catalog.Tests))
+			c.report(errUnknownTest(x.NamePos, x.Name, c.cfg.Catalog.Tests))
 		case spec.Refused != "":
-			c.report(errRefused(x.Pos, "test", x.Name, spec.Refused))
+			c.report(errRefused(x.NamePos, "test", x.Name, spec.Refused))
 		default:
 			c.arity(x.Pos, "test", x.Name, spec, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
 		}
@@ -794,9 +799,9 @@ func (c *checker) call(x *CallExpr) {
 		switch {
 		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
-			c.report(errUnknownMethod(x.Pos, fn.Name, c.cfg.Catalog.Methods))
+			c.report(errUnknownMethod(fn.NamePos, fn.Name, c.cfg.Catalog.Methods))
 		case spec.Refused != "":
-			c.report(errRefused(x.Pos, "method", fn.Name, spec.Refused))
+			c.report(errRefused(fn.NamePos, "method", fn.Name, spec.Refused))
 		default:
 			c.arity(x.Pos, "method", fn.Name, spec, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
 		}

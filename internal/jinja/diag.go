@@ -388,19 +388,34 @@ func sortedNames(m map[string]Spec) string {
 	return strings.Join(names, ", ")
 }
 
+// supportedNames names what a misspelled builtin may have meant: the
+// one Suggest finds, else every supported name of its kind.
+func supportedNames(kind, name string, specs map[string]Spec) string {
+	var names []string
+	for n, s := range specs {
+		if s.Refused == "" {
+			names = append(names, n)
+		}
+	}
+	if s := Suggest(name, names); s != "" {
+		return fmt.Sprintf("did you mean %q?", s)
+	}
+	return fmt.Sprintf("supported %s: %s", kind, sortedNames(specs))
+}
+
 func errUnknownFilter(p Pos, name string, filters map[string]Spec) *Error {
 	if name == "add" || name == "date" || name == "safeseq" || name == "linebreaks" || name == "yesno" || name == "slugify" {
 		return unsupportedf(p, name, "filter %q is Django's, not Jinja's; supported filters: %s", name, sortedNames(filters))
 	}
-	return unsupportedf(p, name, "filter %q is not supported; supported filters: %s", name, sortedNames(filters))
+	return unsupportedf(p, name, "filter %q is not supported; %s", name, supportedNames("filters", name, filters))
 }
 
 func errUnknownTest(p Pos, name string, tests map[string]Spec) *Error {
-	return unsupportedf(p, name, "test %q is not supported; supported tests: %s", name, sortedNames(tests))
+	return unsupportedf(p, name, "test %q is not supported; %s", name, supportedNames("tests", name, tests))
 }
 
 func errUnknownMethod(p Pos, name string, methods map[string]Spec) *Error {
-	return unsupportedf(p, name, "method %s(…) is not supported; supported methods: %s", name, sortedNames(methods))
+	return unsupportedf(p, name, "method %s(…) is not supported; %s", name, supportedNames("methods", name, methods))
 }
 
 func errRefused(p Pos, what, name, why string) *Error {
