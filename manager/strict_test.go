@@ -115,3 +115,25 @@ func TestChatTemplateStaysLenient(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "hi;", out)
 }
+
+// A config's special tokens reach the template as transformers'
+// special_tokens_map passes them: each that is set and not empty, a
+// token object by its content, additional_special_tokens as a list; a
+// setting of the same name wins.
+func TestChatTemplateSpecialTokens(t *testing.T) {
+	config := `{"chat_template": "{{ bos_token }}|{{ pad_token }}|{{ unk_token }}|{{ mask_token }}|{{ additional_special_tokens | join(',') }}|{{ sep_token is defined }}|{{ cls_token is defined }}",
+		"bos_token": "<s>", "pad_token": "<pad>", "unk_token": {"content": "<unk>", "lstrip": false, "__type": "AddedToken"},
+		"mask_token": "<mask>", "sep_token": "", "additional_special_tokens": ["<a>", {"content": "<b>"}]}`
+	ct, err := manager.ParseChatTemplateConfig("tokenizer_config.json", []byte(config), "")
+	require.NoError(t, err)
+	out, err := ct.Apply(context.Background(), manager.ChatInput{Messages: json.RawMessage(`[]`)})
+	require.NoError(t, err)
+	assert.Equal(t, "<s>|<pad>|<unk>|<mask>|<a>,<b>|False|False", out)
+	out, err = ct.Apply(context.Background(), manager.ChatInput{Messages: json.RawMessage(`[]`), Vars: map[string]json.RawMessage{"pad_token": json.RawMessage(`"[PAD]"`)}})
+	require.NoError(t, err)
+	assert.Equal(t, "<s>|[PAD]|<unk>|<mask>|<a>,<b>|False|False", out)
+
+	_, err = manager.ParseChatTemplateConfig("c.json", []byte(`{"chat_template": "x", "additional_special_tokens": [1]}`), "")
+	require.ErrorIs(t, err, manager.ErrTemplate)
+	assert.Contains(t, err.Error(), "additional_special_tokens[0]")
+}
