@@ -81,7 +81,7 @@ var (
 )
 
 func (d *builtinDef) spec() jinja.Spec {
-	s := jinja.Spec{Refused: d.refused, AnyKwargs: d.anyKw, MaxArgs: len(d.params), Input: d.in, Result: d.out}
+	s := jinja.Spec{Refused: d.refused, AnyKwargs: d.anyKw, MaxArgs: len(d.params), Input: d.in, Result: d.out, TakesUndefined: d.undef}
 	for _, p := range d.params {
 		if p.required {
 			s.MinArgs++

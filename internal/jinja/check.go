@@ -33,6 +33,10 @@ type Spec struct {
 	Input Kinds
 	// Result is what it returns, as far as the type pass follows values.
 	Result Result
+	// TakesUndefined: a filter or test that takes an undefined input in a
+	// strict template (defined, default, …): a read of an optional
+	// variable as its input is guarded (guards.go).
+	TakesUndefined bool
 }
 
 // Result is the type a builtin returns, for the type pass: fixed kinds,

@@ -34,6 +34,10 @@ const (
 	// the schema does not have, a filter, test, method or operator that
 	// needs another type); Name is the variable.
 	Mistyped
+	// Unguarded: an optional variable without a default read where no
+	// guard (is defined, default) covers it (guards.go); Name is the
+	// variable. A finding, not a refusal: the template loads.
+	Unguarded
 
 	// The kinds of a render's problems (internal/engine).
 
