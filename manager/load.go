@@ -57,9 +57,9 @@ type compiled struct {
 	// unguarded are the reads of optional variables without a default
 	// that no guard covers, in a strict template (UnguardedReads).
 	unguarded []*Error
-	chat     bool     // has {% chat %} blocks: renders with RenderMessages
-	sizes    []int    // the source size of the entry's file and each file it includes
-	sources  []string // the entry's file and every file it includes or tried to: what a change must touch to recompile the template
+	chat      bool     // has {% chat %} blocks: renders with RenderMessages
+	sizes     []int    // the source size of the entry's file and each file it includes
+	sources   []string // the entry's file and every file it includes or tried to: what a change must touch to recompile the template
 	// schemas are the typed variables' compiled schemas (schema.go).
 	schemas []varSchema
 	// bind maps each declared variable to its index among the engine's

@@ -49,4 +49,3 @@ func TestChatTemplateUnusedSetting(t *testing.T) {
 		{"--allow-unused", "", []string{"chat-template", "--template", tmpl, "--messages", msgs, "--set", "enable_thinkng=true", "--allow-unused"}, exitOK, "3", ""},
 	})
 }
-
