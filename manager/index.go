@@ -3,6 +3,7 @@ package manager
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -326,8 +327,10 @@ func jsonError(data []byte, err error) *Error {
 // DecodeJSON decodes JSON the way promptkit passes values to templates:
 // integers stay integers (int64), other numbers become float64, null
 // becomes nil (Python's None, printed "None"). An integer beyond the
-// int64 range stays a json.Number, which a render refuses with an error
-// rather than print a rounded float in its place.
+// int64 range stays a json.Number. Objects become map[string]any, which
+// has no order: to keep the order of an object's keys, as Python's
+// json.loads does, pass the JSON itself as a json.RawMessage value
+// (DecodeVars does, for a JSON object of variables).
 func DecodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -340,6 +343,37 @@ func DecodeJSON(data []byte) (any, error) {
 	}
 	return normalizeJSON(v), nil
 }
+
+// DecodeVars decodes a JSON object of variables — a render's values, as
+// the CLI's --vars and the HTTP API read them — keeping the order of the
+// keys of every object inside, as Python's json.loads does: each value is
+// its JSON, as a json.RawMessage, which a template reads with its keys in
+// order. A JSON value that is not an object is an error.
+func DecodeVars(data []byte) (map[string]any, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "" {
+			return nil, errNotObject
+		}
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	if raw == nil {
+		return nil, errNotObject
+	}
+	vars := make(map[string]any, len(raw))
+	for k, v := range raw {
+		vars[k] = v
+	}
+	return vars, nil
+}
+
+// errNotObject is DecodeVars' refusal of a value that is not an object.
+var errNotObject = errors.New("want a JSON object of variables")
 
 func normalizeJSON(v any) any {
 	switch x := v.(type) {

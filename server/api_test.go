@@ -347,3 +347,17 @@ func TestRenderUndefinedSaysWhereAndWhat(t *testing.T) {
 	assert.Equal(t, "name", p.Suggestion)
 	assert.Contains(t, p.Message, `did you mean "name"?`)
 }
+
+// A render's JSON keeps the order of its objects' keys, as Python's
+// json.loads does: {"z": 1, "a": 2} loops as z, a.
+func TestRenderKeepsJSONKeyOrder(t *testing.T) {
+	_, _, ts := newDirServer(t, map[string]string{
+		"index.json": `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["d"]}}}`,
+		"t.md":       "{% for k, v in d.items() %}{{ k }}={{ v }} {% endfor %}{{ d }}",
+	})
+	r := call(t, ts, "POST", "/v1/templates/t:render", `{"d": {"z": 1, "a": [{"y": 2, "b": 3}]}}`)
+	require.Equal(t, http.StatusOK, r.code, r.body)
+	assert.Equal(t, "z=1 a=[{'y': 2, 'b': 3}] {'z': 1, 'a': [{'y': 2, 'b': 3}]}", r.body)
+	r = call(t, ts, "POST", "/v1/templates/t:render", `[1]`)
+	assert.Equal(t, http.StatusBadRequest, r.code, r.body)
+}

@@ -374,3 +374,17 @@ func TestFlagErrors(t *testing.T) {
 		{"an unknown flag given with a value", "", []string{"list", "--format=json"}, exitUsage, "", "promptkit list: unknown flag --format\n"},
 	})
 }
+
+// JSON values keep the order of their keys, as Python's json.loads keeps
+// it: in --vars and in --var KEY:=JSON.
+func TestRenderKeepsJSONKeyOrder(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["d"]}}}`,
+		map[string]string{"t.md": "{% for k in d %}{{ k }} {% endfor %}{{ d }} {{ d.n.keys() | list }}"})
+	want := "z a n {'z': 1, 'a': 2, 'n': {'y': [], 'b': None}} ['y', 'b']"
+	runCases(t, []cliCase{
+		{"--vars", `{"d": {"z": 1, "a": 2, "n": {"y": [], "b": null}}}`, []string{"render", "t", "--vars", "-", "--dir", dir}, 0, want, ""},
+		{"--var KEY:=JSON", "", []string{"render", "t", "--dir", dir, "--var", `d:={"z": 1, "a": 2, "n": {"y": [], "b": null}}`}, 0, want, ""},
+		{"--var KEY:=JSON, bad JSON", "", []string{"render", "t", "--dir", dir, "--var", `d:={`}, 2, "", "want KEY:=JSON"},
+		{"--var KEY=VALUE stays a string", "", []string{"render", "t", "--dir", dir, "--var", `d={"z": 1}`}, 1, "", `d.n is undefined`},
+	})
+}

@@ -19,6 +19,8 @@ import (
 //     every integer type is an integer (a uint64 beyond the int64 range is
 //     an error naming the template, never a float); float32 and float64
 //     are floats; json.Number is an integer or a float;
+//   - a json.RawMessage is the JSON value it holds, read as Python's
+//     json.loads reads it: objects keep the order of their keys;
 //   - slices and arrays are lists ([]byte is bytes: an image for the image
 //     filter, printed as Python prints bytes);
 //   - maps are dicts: string-keyed (and any key type, compared as Python
@@ -92,6 +94,12 @@ func FromGo(v any) Value {
 			return none
 		}
 		return objectValue(hostBytes(x))
+	case json.RawMessage:
+		d, err := DecodeJSON(x)
+		if err != nil {
+			panic(hostError{fmt.Errorf("invalid JSON value: %w", err)})
+		}
+		return d
 	}
 	return fromReflect(reflect.ValueOf(v))
 }
