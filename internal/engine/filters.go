@@ -182,7 +182,7 @@ func filterBatch(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		}
 		out = append(out, listValue(row))
 	}
-	return listValue(orEmptyValues(out)), nil
+	return lazySeq("generator", listValue(orEmptyValues(out)), nil)
 }
 
 func orEmptyValues(v []Value) []Value {
@@ -698,9 +698,10 @@ func pyParseInt(s string, base int64) (n int64, ok bool, err error) {
 func filterItems(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	switch in.k {
 	case Undefined:
-		return listValue([]Value{}), nil
+		return lazySeq("generator", listValue([]Value{}), nil)
 	case Dict:
-		return itemsOf(st, in)
+		v, err := itemsOf(st, in)
+		return lazySeq("generator", v, err)
 	}
 	return Value{}, fmt.Errorf("items needs a dict, not %s", typeName(in))
 }
@@ -865,7 +866,7 @@ func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 			return Value{}, err
 		}
 	}
-	return listValue(out), nil
+	return lazySeq("generator", listValue(out), nil)
 }
 
 func minMax(st *state, in Value, a []Value, sign int) (Value, error) {
@@ -982,7 +983,7 @@ func selectFilter(keep, byAttr bool) builtinFn {
 				out = append(out, it)
 			}
 		}
-		return listValue(orEmptyValues(out)), nil
+		return lazySeq("generator", listValue(orEmptyValues(out)), nil)
 	}
 }
 
@@ -1045,7 +1046,14 @@ func filterReverse(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	}
 	out := slices.Clone(items)
 	slices.Reverse(out)
-	return listValue(orEmptyValues(out)), nil
+	kind := "list_reverseiterator"
+	switch in.k {
+	case Tuple:
+		kind = "reversed"
+	case Dict:
+		kind = "dict_reversekeyiterator"
+	}
+	return lazySeq(kind, listValue(orEmptyValues(out)), nil)
 }
 
 func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1140,7 +1148,7 @@ func filterSlice(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		}
 		out = append(out, listValue(orEmptyValues(row)))
 	}
-	return listValue(out), nil
+	return lazySeq("generator", listValue(out), nil)
 }
 
 func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1417,7 +1425,7 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			out = append(out, it)
 		}
 	}
-	return listValue(orEmptyValues(out)), nil
+	return lazySeq("generator", listValue(orEmptyValues(out)), nil)
 }
 
 // filterURLEncode is Jinja's do_urlencode: a string (or any value that

@@ -102,11 +102,10 @@ func documented(tpl, want, jerr, got, perr string) string {
 		return "integers are 64-bit"
 	case jerr == "" && pythonObject.MatchString(want):
 		return "lazy values and functions print otherwise"
-	case strings.Contains(jerr, "is not JSON serializable") && strings.Contains(tpl, "range(") && perr == "":
-		return "range(…)|tojson is a list"
 	case strings.Contains(perr, "templates cannot change the values"):
 		return "values are never changed"
 	case jerr == "" && (strings.Contains(perr, "is not supported; supported filters") || strings.Contains(perr, "is not supported; supported tests") ||
+		strings.Contains(perr, "is not supported; did you mean") ||
 		strings.Contains(perr, "unexpected not in expression") || strings.Contains(perr, "unexpected in in expression")):
 		return "every branch is checked at load"
 	case jerr == "" && (strings.Contains(perr, "slice: index must be an integer") || strings.Contains(perr, "cannot be sliced")):

@@ -150,6 +150,9 @@ func (w *jsonWriter) value(v Value, depth int) error {
 	case String:
 		w.str(v.s)
 	case List, Tuple:
+		if sd, ok := v.ref.(*seqData); ok && sd.lazy != "" {
+			return fmt.Errorf("Object of type %s is not JSON serializable: make it a list first (| list)", sd.lazy)
+		}
 		n := seqLen(v)
 		if n == 0 {
 			w.p.b = append(w.p.b, "[]"...)

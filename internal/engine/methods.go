@@ -340,10 +340,13 @@ func init() {
 		}
 		m.dict = &builtinDef{name: name, params: params, out: out, fn: fn}
 	}
-	d("items", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) { return itemsOf(st, in) })
+	d("items", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		v, err := itemsOf(st, in)
+		return lazySeq("dict_items", v, err)
+	})
 	d("keys", outStrings, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		keys := dictKeys(in)
-		return listValue(keys), st.chargeItems(len(keys))
+		return lazySeq("dict_keys", listValue(keys), st.chargeItems(len(keys)))
 	})
 	d("values", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		keys := dictKeys(in)
@@ -354,7 +357,7 @@ func init() {
 		for i, k := range keys {
 			out[i], _ = dictGet(in, k)
 		}
-		return listValue(out), nil
+		return lazySeq("dict_values", listValue(out), nil)
 	})
 	d("get", outMemberOf, []param{req("key"), takesUndefined(opt("default", none))}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 		if t := unhashable(a[0]); t != "" {

@@ -159,4 +159,27 @@ func init() {
 		"{{ users[5].name }}",
 		"{{ users[0].tags[7] }}|",
 	}
+	// Lazy sequences print as the lists they make, but are no JSON, as in
+	// Python: tojson refuses a generator, a range, a dict view.
+	snippets["lazy-json"] = []string{
+		"{{ xs | map('string') | tojson }}",
+		"{{ xs | select | tojson }}",
+		"{{ xs | reject('odd') | tojson }}",
+		"{{ users | selectattr('name') | tojson }}",
+		"{{ users | rejectattr('tags') | tojson }}",
+		"{{ xs | reverse | tojson }}",
+		"{{ xs | batch(2) | tojson }}",
+		"{{ xs | slice(2) | tojson }}",
+		"{{ xs | unique | tojson }}",
+		"{{ range(3) | tojson }}",
+		"{{ d.items() | tojson }}",
+		"{{ d.keys() | tojson }}",
+		"{{ d.values() | tojson }}",
+		"{{ d | items | tojson }}",
+		"{{ [xs | map('string')] | tojson }}",
+		"{{ {'a': range(2)} | tojson }}",
+		"{{ s | reverse | tojson }} {{ d | dictsort | tojson }} {{ xs | sort | tojson }} {{ users | groupby('age') | tojson }} {{ xs | list | tojson }}",
+		"{{ xs | map('string') | list | tojson }} {{ xs | map('string') | first | tojson }} {{ range(3) | list | tojson }} {{ d.items() | list | tojson }}",
+		"{{ xs | map('string') | join(',') }} {{ xs | select | list }}",
+	}
 }
