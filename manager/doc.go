@@ -124,7 +124,7 @@
 // fmt.Stringer or encoding.TextMarshaler prints as its text, any other as
 // the dict of its fields. Methods and function values are never called.
 // DecodeJSON reads JSON as templates see it; integers beyond 64 bits are
-// an error, never a rounded float.
+// Python's ints of any size, never a rounded float.
 //
 // # Limits
 //

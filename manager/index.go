@@ -327,10 +327,11 @@ func jsonError(data []byte, err error) *Error {
 // DecodeJSON decodes JSON the way promptkit passes values to templates:
 // integers stay integers (int64), other numbers become float64, null
 // becomes nil (Python's None, printed "None"). An integer beyond the
-// int64 range stays a json.Number. Objects become map[string]any, which
-// has no order: to keep the order of an object's keys, as Python's
-// json.loads does, pass the JSON itself as a json.RawMessage value
-// (DecodeVars does, for a JSON object of variables).
+// int64 range stays a json.Number (a template reads it as Python's int,
+// of any size). Objects become map[string]any, which has no order: to
+// keep the order of an object's keys, as Python's json.loads does, pass
+// the JSON itself as a json.RawMessage value (DecodeVars does, for a JSON
+// object of variables).
 func DecodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

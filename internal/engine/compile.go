@@ -705,7 +705,7 @@ func (c *compiler) constant(x *jinja.ConstExpr) Value {
 	case float64:
 		return floatValue(v)
 	case *big.Int:
-		c.fail(x, "integer %s is beyond the 64-bit range templates compute in", v)
+		return bigValue(v)
 	}
 	c.fail(x, "internal error: constant %T", x.Value)
 	return Value{}

@@ -32,6 +32,8 @@ func keyOf(v Value) (dictKey, bool) {
 		return dictKey{k: String, s: v.s}, true
 	case Int, Bool:
 		return dictKey{k: Int, n: v.n}, true
+	case BigInt:
+		return dictKey{k: BigInt, s: bigString(v)}, true
 	case Float:
 		f := v.float()
 		if f == math.Trunc(f) && math.Abs(f) < 1<<62 {

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math/big"
 )
 
 // Compiled expressions. The compiler (compile.go) turns each Jinja
@@ -202,9 +203,14 @@ func (x *negX) eval(st *state) Value {
 			return intValue(v.n)
 		}
 		if v.n == -1<<63 {
-			st.fail(&x.at, errOverflow)
+			return bigValue(new(big.Int).Neg(toBig(v)))
 		}
 		return intValue(-v.n)
+	case BigInt:
+		if !x.neg {
+			return v
+		}
+		return bigValue(new(big.Int).Neg(toBig(v)))
 	case Float:
 		if x.neg {
 			return floatValue(-v.float())

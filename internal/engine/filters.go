@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -121,9 +122,11 @@ func strFilter(f func(string) string) builtinFn {
 
 func filterAbs(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	switch in.k {
+	case BigInt:
+		return bigValue(new(big.Int).Abs(toBig(in))), nil
 	case Int, Bool:
 		if in.n == math.MinInt64 {
-			return Value{}, errOverflow
+			return bigValue(new(big.Int).Abs(toBig(in))), nil
 		}
 		if in.n < 0 {
 			return intValue(-in.n), nil
@@ -608,6 +611,8 @@ func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, fmt.Errorf("int: the value is undefined")
 	case Int, Bool:
 		return intValue(in.n), nil
+	case BigInt:
+		return in, nil
 	case Float:
 		return floatToInt(in.float(), a[0])
 	case String:
@@ -615,8 +620,11 @@ func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		if n, ok, err := pyParseInt(in.s, base); err != nil || ok {
-			return intValue(n), err
+		if n, ok, big := pyParseInt(in.s, base); big != nil || ok {
+			if big != nil {
+				return bigValue(big), nil
+			}
+			return intValue(n), nil
 		}
 		if f, ok := parsePyFloat(in.s); ok {
 			if math.IsInf(f, 0) {
@@ -639,7 +647,7 @@ func floatToInt(f float64, def Value) (Value, error) {
 	case math.IsInf(f, 0):
 		return Value{}, fmt.Errorf("cannot convert float infinity to integer")
 	case f >= 1<<63 || f < -(1<<63):
-		return Value{}, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", strconv.FormatFloat(math.Trunc(f), 'g', -1, 64))
+		return floatBig(f), nil
 	}
 	return intValue(int64(f)), nil
 }
@@ -648,8 +656,8 @@ func floatToInt(f float64, def Value) (Value, error) {
 // a sign, a prefix (0x, 0o, 0b) where the base allows it, digits with
 // single underscores between them; base 0 takes the base from the prefix
 // and refuses a decimal with a leading zero. ok is false when Python
-// would raise ValueError; err is set when the number is beyond 64 bits.
-func pyParseInt(s string, base int64) (n int64, ok bool, err error) {
+// would raise ValueError; big is the number when it is beyond 64 bits.
+func pyParseInt(s string, base int64) (n int64, ok bool, big *big.Int) {
 	s = strings.TrimSpace(s)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
@@ -680,19 +688,18 @@ func pyParseInt(s string, base int64) (n int64, ok bool, err error) {
 		return 0, false, nil
 	}
 	u, perr := strconv.ParseUint(strings.ReplaceAll(s, "_", ""), int(base), 64)
-	if perr != nil {
-		if errors.Is(perr, strconv.ErrRange) {
-			return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
-		}
+	if perr != nil && !errors.Is(perr, strconv.ErrRange) {
 		return 0, false, nil
 	}
 	switch {
+	case perr != nil:
 	case neg && u <= 1<<63:
 		return -int64(u), true, nil
 	case !neg && u < 1<<63:
 		return int64(u), true, nil
 	}
-	return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
+	b, _ := parseBigInt(s, int(base), neg)
+	return 0, false, b
 }
 
 func filterItems(st *state, in Value, _ []Value, _ *extra) (Value, error) {
@@ -1057,7 +1064,7 @@ func filterReverse(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 }
 
 func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	if !in.isNumber() {
+	if !in.isNumber() && in.k != BigInt {
 		return Value{}, fmt.Errorf("round needs a number, not %s", typeName(in))
 	}
 	p, err := argInt("round", "precision", a[0])
@@ -1071,9 +1078,19 @@ func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if method == "common" && in.k != Float {
 		// Python's round() of an integer is an integer: unchanged, or
 		// rounded half to even to a multiple of 10**-precision.
-		return roundInt(in.n, p)
+		if in.k == BigInt {
+			return roundBig(st, toBig(in), p)
+		}
+		r, err := roundInt(in.n, p)
+		if errors.Is(err, errOverflow) {
+			return roundBig(st, toBig(in), p)
+		}
+		return r, err
 	}
-	f := toFloat(in)
+	f, err := numFloat(in)
+	if err != nil {
+		return Value{}, err
+	}
 	switch method {
 	case "common":
 		// Python's round(), which Jinja calls, rounds half to even on the
@@ -1091,6 +1108,28 @@ func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	}
 	scale := math.Pow(10, float64(p))
 	return floatValue(math.Floor(f*scale) / scale), nil
+}
+
+// roundBig is Python's round(n, precision) of an integer, in big
+// integers: half to even, to a multiple of 10**-precision.
+func roundBig(st *state, n *big.Int, p int64) (Value, error) {
+	if p >= 0 {
+		return bigValue(n), nil
+	}
+	if -p > int64(n.BitLen()) {
+		return intValue(0), nil // 10**-p > |n|*2: rounds to 0
+	}
+	m := new(big.Int).Exp(big.NewInt(10), big.NewInt(-p), nil)
+	q, r := new(big.Int).QuoRem(n, m, new(big.Int))
+	if r.Sign() < 0 {
+		q.Sub(q, big.NewInt(1))
+		r.Add(r, m)
+	}
+	switch c := new(big.Int).Lsh(r, 1).Cmp(m); {
+	case c > 0, c == 0 && q.Bit(0) == 1:
+		q.Add(q, big.NewInt(1))
+	}
+	return bigValue(q.Mul(q, m)), nil
 }
 
 // roundInt is Python's round(n, precision) of an integer.

@@ -135,6 +135,8 @@ func (w *jsonWriter) value(v Value, depth int) error {
 		}
 	case Int:
 		w.p.b = strconv.AppendInt(w.p.b, v.n, 10)
+	case BigInt:
+		w.p.b = append(w.p.b, bigString(v)...)
 	case Float:
 		f := v.float()
 		switch {

@@ -870,6 +870,9 @@ func formatOne(spec string, verb byte, v Value) (string, error) {
 		s, err := reprString(v)
 		return fmt.Sprintf("%"+spec+"s", s), err
 	case 'd', 'i', 'u':
+		if v.k == BigInt {
+			return fmt.Sprintf("%"+spec+"d", toBig(v)), nil
+		}
 		if !v.isNumber() {
 			return "", fmt.Errorf("%%%c format: a number is required, not %s", verb, typeName(v))
 		}

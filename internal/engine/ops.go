@@ -63,7 +63,7 @@ func typeName(v Value) string {
 		return "None"
 	case Bool:
 		return "boolean"
-	case Int:
+	case Int, BigInt:
 		return "integer"
 	case Float:
 		return "float"
@@ -482,6 +482,10 @@ func equalDepth(a, b Value, depth int) (bool, error) {
 		}
 		return a.n == b.n, nil
 	}
+	if (a.k == BigInt || b.k == BigInt) && (a.isNumber() || a.k == BigInt) && (b.isNumber() || b.k == BigInt) {
+		c, ok := bigCompare(a, b)
+		return ok && c == 0, nil
+	}
 	if a.k == Undefined || b.k == Undefined {
 		if err := undefinedUse(a, "compared"); err != nil {
 			return false, err
@@ -619,6 +623,11 @@ func compareDepth(a, b Value, depth int) (int, error) {
 		return 0, nil
 	case a.k == String && b.k == String:
 		return strings.Compare(a.s, b.s), nil
+	case (a.k == BigInt || b.k == BigInt) && (a.isNumber() || a.k == BigInt) && (b.isNumber() || b.k == BigInt):
+		if c, ok := bigCompare(a, b); ok {
+			return c, nil
+		}
+		return 1, nil // NaN: every comparison false but >… as compare's callers see it
 	case a.isSeq() && a.k == b.k:
 		na, nb := seqLen(a), seqLen(b)
 		for i := 0; i < min(na, nb); i++ {
@@ -718,9 +727,27 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 	}
 	if a.isNumber() && b.isNumber() {
 		if a.k != Float && b.k != Float {
-			return intArith(op, a.n, b.n)
+			r, err := intArith(op, a.n, b.n)
+			if errors.Is(err, errOverflow) {
+				return bigArith(st, op, a, b) // beyond 64 bits: Python's int has no bound
+			}
+			return r, err
 		}
 		return floatArith(op, toFloat(a), toFloat(b))
+	}
+	if (a.k == BigInt || b.k == BigInt) && (a.isNumber() || a.k == BigInt) && (b.isNumber() || b.k == BigInt) {
+		if a.k != Float && b.k != Float {
+			return bigArith(st, op, a, b)
+		}
+		fa, err := numFloat(a)
+		if err != nil {
+			return Value{}, err
+		}
+		fb, err := numFloat(b)
+		if err != nil {
+			return Value{}, err
+		}
+		return floatArith(op, fa, fb)
 	}
 	switch op {
 	case "+":

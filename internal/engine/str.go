@@ -94,6 +94,8 @@ func (p *printer) repr(v Value, depth int) error {
 	case Int:
 		p.b = strconv.AppendInt(p.b, v.n, 10)
 		return nil
+	case BigInt:
+		return p.write(bigString(v))
 	case Float:
 		p.b = appendFloat(p.b, v.float())
 		return nil

@@ -35,6 +35,10 @@ func init() {
 		asks(test1("defined", func(v Value) bool { return v.k != Undefined })),
 		asks(test1("undefined", func(v Value) bool { return v.k == Undefined })),
 		&builtinDef{name: "divisibleby", in: kInt, params: []param{req("num")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			if (in.k == BigInt || a[0].k == BigInt) && in.isInteger() && a[0].isInteger() {
+				r, err := bigArith(st, "%", in, a[0])
+				return boolValue(err == nil && r.k == Int && r.n == 0), err
+			}
 			if in.isNumber() && a[0].isNumber() {
 				if in.k != Float && a[0].k != Float {
 					if a[0].n == 0 {
@@ -71,7 +75,7 @@ func init() {
 			return v.k == String && ok && d.refused == ""
 		}),
 		asks(test1("float", func(v Value) bool { return v.k == Float })),
-		asks(test1("integer", func(v Value) bool { return v.k == Int })),
+		asks(test1("integer", func(v Value) bool { return v.k == Int || v.k == BigInt })),
 		&builtinDef{name: "in", undef: true, params: []param{req("seq")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			ok, err := contains(a[0], in)
 			return boolValue(ok), err
@@ -92,7 +96,7 @@ func init() {
 		stringTest(test1("upper", func(v Value) bool { s, _ := str1(v); return pyIsUpper(s) })),
 		asks(test1("mapping", func(v Value) bool { return v.k == Dict })),
 		asks(test1("none", func(v Value) bool { return v.k == None })),
-		asks(test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool })),
+		asks(test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool || v.k == BigInt })),
 		&builtinDef{name: "sameas", undef: true, params: []param{takesUndefined(req("other"))}, fn: func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 			return boolValue(sameAs(in, a[0])), nil
 		}},
@@ -120,6 +124,8 @@ func mod2(test string, v Value) (float64, error) {
 	switch v.k {
 	case Int, Bool:
 		return float64(v.n & 1), nil
+	case BigInt:
+		return float64(toBig(v).Bit(0)), nil
 	case Float:
 		r, err := floatArith("%", v.float(), 2)
 		return r.float(), err

@@ -26,6 +26,7 @@ const (
 	Tuple  // ref: *seqData
 	Dict   // ref: *Dict, map[string]any or a host map (hostMap)
 	Object // ref: one of the object types (namespace, macro, loop, host struct, …)
+	BigInt // an integer beyond the int64 range: ref *big.Int, never changed (bigint.go)
 )
 
 // Value is one Python value.
