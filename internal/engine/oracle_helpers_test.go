@@ -36,12 +36,6 @@ func renderStock(template string, vars map[string]any) (string, error) {
 	return renderSet(template, vars, false)
 }
 
-// renderStrict renders template as renderStock does, in a strict set
-// (the default: Jinja2's StrictUndefined).
-func renderStrict(template string, vars map[string]any) (string, error) {
-	return renderSet(template, vars, true)
-}
-
 // renderSet renders template in a set, strict or lenient.
 func renderSet(template string, vars map[string]any, strict bool) (string, error) {
 	names := make([]any, 0, len(vars)+len(optionalNames))

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
@@ -147,18 +146,6 @@ func baseExpr(what string) string {
 		}
 	}
 	return ""
-}
-
-// keyText quotes a missing name as a template writes it.
-func keyText(k Value) string {
-	if k.k == String {
-		return strconv.Quote(k.s)
-	}
-	s, err := reprString(k)
-	if err != nil {
-		return typeName(k)
-	}
-	return s
 }
 
 // maxDescribed bounds the keys a description lists.
