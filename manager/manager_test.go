@@ -272,7 +272,8 @@ func TestUnsupportedConstructsNameAlternative(t *testing.T) {
 	tests := []struct{ src, msg string }{
 		{"{{ x|default:'a' }}", "write Jinja's default(arg)"},
 		{"{% cycle 'a' 'b' %}", "loop.cycle('a', 'b') inside the loop"},
-		{"{% for x in xs %}{{ loop.lenght }}{% endfor %}", `loop has no attribute "lenght"; it has: index, index0`},
+		{"{% for x in xs %}{{ loop.lenght }}{% endfor %}", `t.md:1:26: template "t": loop has no attribute "lenght"; did you mean "length"?`},
+		{"{% for x in xs %}{{ loop.nope }}{% endfor %}", `loop has no attribute "nope"; it has: index, index0`},
 		{"{{ x | wordwarp }}", `t.md:1:8: template "t": filter "wordwarp" is not supported; did you mean "wordwrap"?`},
 		{"{{ x | nosuch }}", `filter "nosuch" is not supported; supported filters:`},
 		{"{{ x is evn }}", `t.md:1:9: template "t": test "evn" is not supported; did you mean "even"?`},

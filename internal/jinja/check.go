@@ -764,7 +764,7 @@ func (c *checker) loopAttr(x *AttrExpr) {
 		return
 	}
 	if !slices.Contains(c.cfg.Catalog.Loop, x.Name) {
-		c.report(errLoopAttr(x.Pos, x.Name, c.cfg.Catalog.Loop))
+		c.report(errLoopAttr(x.NamePos, x.Name, c.cfg.Catalog.Loop))
 	}
 }
 

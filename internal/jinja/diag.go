@@ -454,6 +454,9 @@ func errUnknownKwarg(p Pos, what, name, kw string, spec Spec) *Error {
 }
 
 func errLoopAttr(p Pos, name string, attrs []string) *Error {
+	if s := Suggest(name, attrs); s != "" {
+		return unsupportedf(p, "loop."+name, "loop has no attribute %q; did you mean %q?", name, s)
+	}
 	return unsupportedf(p, "loop."+name, "loop has no attribute %q; it has: %s", name, strings.Join(attrs, ", "))
 }
 
