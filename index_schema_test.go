@@ -58,7 +58,15 @@ func TestIndexSchemaAgreesWithTheManager(t *testing.T) {
 		"unknown variable key":  `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "x", "requred": false}]}}}`,
 		"variable without name": `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"required": false}]}}}`,
 		"schema not a schema":   `{"version": 1, "templates": {"t": {"path": "t.md", "variables": [{"name": "x", "schema": {"type": "strnig"}}]}}}`,
+		"bad undefined mode":    `{"version": 1, "undefined": "loose", "templates": {}}`,
+		"bad entry undefined":   `{"version": 1, "templates": {"t": {"path": "t.md", "undefined": false}}}`,
 	}
+	lenient := `{"version": 1, "undefined": "lenient", "templates": {"t": {"path": "t.md", "undefined": "strict", "variables": ["x"]}}}`
+	vs, err := ix.Validate([]byte(lenient))
+	require.NoError(t, err)
+	assert.Empty(t, vs, "the undefined modes")
+	_, err = manager.New(fstest.MapFS{"index.json": {Data: []byte(lenient)}, "t.md": {Data: []byte("{{ x }}")}})
+	require.NoError(t, err)
 	for name, index := range refused {
 		t.Run(name, func(t *testing.T) {
 			vs, err := ix.Validate([]byte(index))

@@ -32,8 +32,23 @@ type ChatTemplate struct {
 	tmpl     *engine.Template
 	vars     []string // every name the template reads
 	bos, eos *string  // the config's special tokens, if it has them
-	cfg      *config
+	// special are the config's other special tokens, as transformers'
+	// special_tokens_map has them (see ParseChatTemplateConfig).
+	special []namedToken
+	cfg     *config
 }
+
+// namedToken is one special token of a config: a string, or for
+// additional_special_tokens a list of strings.
+type namedToken struct {
+	name  string
+	value any
+}
+
+// otherSpecialTokens are the special tokens of a tokenizer config beyond
+// bos_token and eos_token, in the order of transformers'
+// SPECIAL_TOKENS_ATTRIBUTES.
+var otherSpecialTokens = []string{"unk_token", "sep_token", "pad_token", "cls_token", "mask_token", "additional_special_tokens"}
 
 // chatVars are the variables transformers passes to every chat template.
 var chatVars = []string{"messages", "tools", "documents", "add_generation_prompt", "bos_token", "eos_token"}
@@ -115,10 +130,13 @@ func parseChatTemplate(name, source string, cfg *config) (*ChatTemplate, error) 
 
 // ParseChatTemplateConfig reads a tokenizer_config.json: its chat_template
 // (a string, or a list of {"name", "template"} of which "default" is
-// taken unless variant names another) and its bos_token and eos_token (a
-// string or {"content": …}), which Apply passes. A config larger than a
-// file of a set may be (WithMaxFileBytes, 16 MiB) is refused before it is
-// read, and its template as ParseChatTemplate refuses one.
+// taken unless variant names another) and its special tokens — bos_token,
+// eos_token, unk_token, sep_token, pad_token, cls_token and mask_token (a
+// string or {"content": …}) and additional_special_tokens (a list of
+// them) — which Apply passes as transformers' apply_chat_template passes
+// its special_tokens_map: each that is set and not empty. A config larger
+// than a file of a set may be (WithMaxFileBytes, 16 MiB) is refused before
+// it is read, and its template as ParseChatTemplate refuses one.
 func ParseChatTemplateConfig(name string, config []byte, variant string, opts ...Option) (*ChatTemplate, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
@@ -178,12 +196,14 @@ func parseChatTemplateConfig(name string, config []byte, variant string, cfg *co
 		BOS          json.RawMessage `json:"bos_token"`
 		EOS          json.RawMessage `json:"eos_token"`
 	}
+	var tokens map[string]json.RawMessage
 	bad := func(format string, args ...any) error {
 		return &Error{Kind: ErrTemplate, Path: name, Msg: fmt.Sprintf(format, args...)}
 	}
 	if err := json.Unmarshal(config, &c); err != nil {
 		return nil, bad("not a tokenizer config: %v", cleanJSONErr(err))
 	}
+	_ = json.Unmarshal(config, &tokens)
 	var src string
 	switch {
 	case len(c.ChatTemplate) == 0 || string(c.ChatTemplate) == "null":
@@ -224,6 +244,37 @@ func parseChatTemplateConfig(name string, config []byte, variant string, cfg *co
 	}
 	if ct.eos, err = specialToken(c.EOS); err != nil {
 		return nil, bad("eos_token: %v", err)
+	}
+	for _, n := range otherSpecialTokens {
+		raw := tokens[n]
+		if n != "additional_special_tokens" {
+			tok, err := specialToken(raw)
+			if err != nil {
+				return nil, bad("%s: %v", n, err)
+			}
+			if tok != nil && *tok != "" {
+				ct.special = append(ct.special, namedToken{name: n, value: *tok})
+			}
+			continue
+		}
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
+		}
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, bad("%s: want a list of tokens", n)
+		}
+		var toks []any
+		for i, r := range list {
+			tok, err := specialToken(r)
+			if err != nil || tok == nil {
+				return nil, bad("%s[%d]: want a string or {\"content\": …}", n, i)
+			}
+			toks = append(toks, *tok)
+		}
+		if len(toks) > 0 {
+			ct.special = append(ct.special, namedToken{name: n, value: toks})
+		}
 	}
 	return ct, nil
 }
@@ -333,6 +384,11 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 			vars[tok.name] = *tok.given
 		case tok.of != nil:
 			vars[tok.name] = *tok.of
+		}
+	}
+	for _, tok := range t.special {
+		if slices.Contains(t.vars, tok.name) {
+			vars[tok.name] = tok.value // a setting of the same name wins, as in transformers
 		}
 	}
 	for k, raw := range in.Vars {

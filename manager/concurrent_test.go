@@ -32,16 +32,16 @@ func TestConcurrentRendersOfEveryConstruct(t *testing.T) {
 		"extends.md": `{% extends "mid.md" %}{% block inner %}<{{ super() }}{{ who }}>{% endblock %}` +
 			`{% block body %}C{{ super() }}{% endblock %}`,
 		"scoped.md": `{% for i in [1, 2] %}{% block s scoped %}[{{ i }}]{% endblock %}{% endfor %}`,
-		"loops.md": `{% for n in tree recursive %}{{ loop.depth }}{{ n.name }}({{ loop(n.kids) if n.kids else "" }}){% endfor %}` +
+		"loops.md": `{% for n in tree recursive %}{{ loop.depth }}{{ n.name }}({{ loop(n.kids) if n.kids is defined and n.kids else "" }}){% endfor %}` +
 			`{% for x in [1, 2, 3, 4, 5] if x != 2 %}{{ loop.index }}{{ loop.cycle("a", "b") }}{% if loop.changed(x // 2) %}!{% endif %}` +
-			`{% if x == 4 %}{% continue %}{% endif %}{% if x == 5 %}{% break %}{% endif %}{{ loop.previtem }}/{{ loop.nextitem }};{% else %}E{% endfor %}` +
+			`{% if x == 4 %}{% continue %}{% endif %}{% if x == 5 %}{% break %}{% endif %}{{ loop.previtem | default("") }}/{{ loop.nextitem | default("") }};{% else %}E{% endfor %}` +
 			`{% for x in [] %}X{% else %}empty{% endfor %}`,
 		"ns.md": `{% set ns = namespace(total=0, seen=[]) %}{% for x in [1, 2, 3] %}{% set ns.total = ns.total + x %}{% endfor %}{{ ns.total }}` +
 			`{% set c = cycler("x", "y") %}{% set j = joiner("; ") %}{% for i in range(3) %}{{ j() }}{{ c.next() }}{% endfor %}`,
 		"blocks.md": `{% set head %}Dear {{ who }},{% endset %}{% set up | upper %}shout {{ who }}{% endset %}{{ head }} {{ up }}` +
 			`{% filter upper %}quiet {{ who }}{% endfilter %}{% filter replace("a", "4") | trim %}  banana  {% endfilter %}`,
 		"chat.md": `{% macro say(x) %}{{ x }}!{% endmacro %}{% chat role="system" %}You help {{ who }}.{% endchat %}` +
-			`{% for t in turns %}{% chat role=t.role allow=["user", "assistant"] %}{{ say(t.text) }}{% if t.img %}{{ t.img | image }}{% endif %}{% endchat %}{% endfor %}`,
+			`{% for t in turns %}{% chat role=t.role allow=["user", "assistant"] %}{{ say(t.text) }}{% if t.img is defined %}{{ t.img | image }}{% endif %}{% endchat %}{% endfor %}`,
 	}
 	index := `{"version":1,"templates":{`
 	names := []string{"macro", "call", "import", "include", "extends", "scoped", "loops", "ns", "blocks", "chat"}

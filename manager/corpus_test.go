@@ -195,13 +195,17 @@ func TestCorpusFrameworkTemplates(t *testing.T) {
 			if ff.Env["keep_trailing_newline"] == true {
 				opts = append(opts, manager.WithKeepTrailingNewline())
 			}
+			// The framework's own Undefined: a set is strict unless its
+			// index says "undefined": "lenient", as it must for the
+			// frameworks that render with Jinja2's default Undefined.
+			strict := ff.Env["undefined"] == "StrictUndefined"
 			for _, c := range ff.Cases {
 				total++
 				t.Run(c.Name, func(t *testing.T) {
 					v, err := manager.DecodeJSON(c.Vars)
 					require.NoError(t, err)
 					vars, _ := v.(map[string]any)
-					m, err := frameworkSet(ff.Template, vars, opts)
+					m, err := frameworkSet(ff.Template, vars, strict, opts)
 					require.NoError(t, err, "%s (%s)", ff.Source["repo"], ff.Source["path"])
 					out, err := m.Render("t", vars)
 					if c.Error != nil {
@@ -223,7 +227,7 @@ func TestCorpusFrameworkTemplates(t *testing.T) {
 // frameworkSet loads a one-template set declaring the case's variables,
 // and, as optional, any other name the template reads (as a framework
 // passes what it has and Jinja leaves the rest undefined).
-func frameworkSet(src string, vars map[string]any, opts []manager.Option) (*manager.Manager, error) {
+func frameworkSet(src string, vars map[string]any, strict bool, opts []manager.Option) (*manager.Manager, error) {
 	optional := map[string]bool{}
 	for range 3 {
 		var decl []any
@@ -233,7 +237,11 @@ func frameworkSet(src string, vars map[string]any, opts []manager.Option) (*mana
 		for k := range optional {
 			decl = append(decl, map[string]any{"name": k, "required": false})
 		}
-		index, _ := json.Marshal(map[string]any{"version": 1, "templates": map[string]any{"t": map[string]any{"path": "t.md", "variables": decl}}})
+		set := map[string]any{"version": 1, "templates": map[string]any{"t": map[string]any{"path": "t.md", "variables": decl}}}
+		if !strict {
+			set["undefined"] = "lenient"
+		}
+		index, _ := json.Marshal(set)
 		m, err := manager.New(fstest.MapFS{"index.json": {Data: index}, "t.md": {Data: []byte(src)}}, opts...)
 		if err == nil {
 			return m, nil

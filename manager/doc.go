@@ -52,13 +52,24 @@
 // A template that references a name its entry does not declare is refused
 // (ErrUndeclaredVariable), in every branch, whether or not a render would
 // take it; loop variables, set and with locals are not variables of the
-// entry. At render, a required variable not passed is ErrMissingVariables
-// (checked first), a passed variable that is not declared is
-// ErrExtraVariables; both name every variable, sorted. An optional variable
-// not passed takes its default, or is undefined: false in conditions,
-// "is defined" false, replaced by default(…), printed as nothing. A value
-// passed as nil is Python's None (printed "None"). Manager.Unused lists
-// declared variables a template never uses.
+// entry. At render, a required variable not passed is ErrMissingVariables,
+// a passed variable that is not declared is ErrExtraVariables; both name
+// every variable, sorted, and both at once are one error matching both.
+//
+// Undefined values are strict, as Jinja2's StrictUndefined: a missing key,
+// attribute or item, or an optional variable not passed that has no
+// default, may be asked about — "is defined", default(…), in, .get — and
+// using it (printing, iterating, testing its truth, comparing,
+// concatenating, giving it to another filter) is ErrUndefined, naming the
+// expression as written, what the value it looked into is and a
+// suggestion (Error.Expr, Error.Value, Error.Suggestion). "undefined":
+// "lenient" in index.json (for the set or one entry) keeps Jinja2's
+// default Undefined instead; chat templates of models are lenient, as
+// transformers renders them. Manager.UnguardedReads lists where a strict
+// template reads an optional variable without a default unguarded. A
+// value passed as nil is Python's None (printed "None"); a
+// json.RawMessage is its JSON, objects keeping the order of their keys.
+// Manager.Unused lists declared variables a template never uses.
 //
 // # Typed variables
 //
@@ -121,7 +132,7 @@
 // fmt.Stringer or encoding.TextMarshaler prints as its text, any other as
 // the dict of its fields. Methods and function values are never called.
 // DecodeJSON reads JSON as templates see it; integers beyond 64 bits are
-// an error, never a rounded float.
+// Python's ints of any size, never a rounded float.
 //
 // # Limits
 //

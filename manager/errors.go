@@ -62,6 +62,15 @@ var (
 	// path the schema does not have, a filter, test, method or operator
 	// that needs another type. It is a kind of ErrTemplate.
 	ErrSchema = templateKind("manager: schema")
+	// ErrUndefined is returned when a render uses an undefined value — a
+	// missing key, attribute or item, an optional variable not passed —
+	// where a strict template does not allow one: prints it, iterates it,
+	// tests its truth, compares or concatenates it, or gives it to a
+	// filter that does not take one (see "Strictness"). The error names
+	// the expression as written (Error.Expr), what the value it looked
+	// into is (Error.Value) and a suggestion (Error.Suggestion). It is a
+	// kind of ErrTemplate.
+	ErrUndefined = templateKind("manager: undefined value")
 	// ErrCanceled is returned when a render's context is cancelled or
 	// reaches its deadline (RenderContext, WithMaxRenderTime); the error
 	// also wraps the context's error.
@@ -88,6 +97,12 @@ type Error struct {
 	Variables []string // variables concerned, sorted
 	Msg       string   // what went wrong, without the position prefix
 	Err       error    // underlying cause (an *engine.Error, an fs error…), may be nil
+
+	// Of an undefined value used (ErrUndefined): the expression as
+	// written ("d.nmae"), what the value it looked into is ("a dict with
+	// keys name, tags") and the name it may misspell ("name"); each ""
+	// when unknown.
+	Expr, Value, Suggestion string
 
 	// causeInMsg is set when Msg already says what Err says (Err is kept
 	// for errors.As, not printed twice).

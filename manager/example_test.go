@@ -39,11 +39,14 @@ func ExampleManager_Render_errors() {
 	fmt.Println(errors.Is(err, manager.ErrMissingVariables), err)
 	_, err = m.Render("title", map[string]any{"intent": "x", "intnet": "typo"})
 	fmt.Println(errors.Is(err, manager.ErrExtraVariables), err)
+	_, err = m.Render("title", map[string]any{"intnet": "typo"})
+	fmt.Println(errors.Is(err, manager.ErrMissingVariables) && errors.Is(err, manager.ErrExtraVariables), err)
 	_, err = m.Render("titel", nil)
 	fmt.Println(errors.Is(err, manager.ErrUnknownTemplate))
 	// Output:
 	// true templates/title.md: template "title": missing variables: intent
-	// true templates/title.md: template "title": extra variables not declared in index.json: intnet; did you mean "intent" for "intnet"?
+	// true templates/title.md: template "title": extra variables not declared in index.json: intnet; did you mean "intent"?
+	// true templates/title.md: template "title": missing: intent; extra: intnet — did you mean "intent"?
 	// true
 }
 

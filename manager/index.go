@@ -3,6 +3,7 @@ package manager
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -22,6 +23,12 @@ type Template struct {
 	Path        string     // the file, relative to the template root
 	Description string     // free text for people
 	Variables   []Variable // in the order index.json lists them
+	// Lenient reports a template that renders with Jinja2's default
+	// Undefined ("undefined": "lenient" in index.json, for the entry or
+	// the whole set): an undefined value prints nothing, is false and
+	// iterates as empty. Templates are strict by default (StrictUndefined:
+	// see "Strictness" in the package documentation).
+	Lenient bool
 	// Hash is a hex SHA-256 of the template's source and of every file it
 	// includes: it changes when any of them changes.
 	Hash string
@@ -78,9 +85,17 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 		return nil, problems
 	}
 	for k := range top {
-		if k != "version" && k != "templates" && k != "$schema" {
-			bad("", "unknown key %q (allowed: $schema, version, templates)", k)
+		if k != "version" && k != "templates" && k != "$schema" && k != "undefined" {
+			bad("", "unknown key %q (allowed: $schema, version, undefined, templates)", k)
 		}
+	}
+	setLenient := false
+	if raw, ok := top["undefined"]; ok {
+		l, err := parseUndefined(raw)
+		if err != nil {
+			bad("", "%v", err)
+		}
+		setLenient = l
 	}
 	var version int
 	if raw, ok := top["version"]; !ok {
@@ -101,7 +116,7 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 	sort.Strings(names)
 	var out []Template
 	for _, name := range names {
-		t, errs := parseEntry(name, entries[name])
+		t, errs := parseEntry(name, entries[name], setLenient)
 		problems = append(problems, errs...)
 		if len(errs) == 0 {
 			out = append(out, t)
@@ -110,12 +125,22 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 	return out, problems
 }
 
-func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
+// parseUndefined reads an "undefined" setting: "strict" (the default)
+// or "lenient"; it reports whether it is lenient.
+func parseUndefined(raw json.RawMessage) (bool, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || (s != "strict" && s != "lenient") {
+		return false, fmt.Errorf("\"undefined\" is \"strict\" or \"lenient\", not %s", strings.TrimSpace(string(raw)))
+	}
+	return s == "lenient", nil
+}
+
+func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Error) {
 	var problems []*Error
 	bad := func(format string, args ...any) {
 		problems = append(problems, &Error{Kind: ErrIndex, Template: name, Path: IndexFile, Msg: fmt.Sprintf(format, args...)})
 	}
-	t := Template{Name: name}
+	t := Template{Name: name, Lenient: lenient}
 	if !templateNameRE.MatchString(name) {
 		bad("invalid template name (use letters, digits, _, . and -)")
 	}
@@ -123,8 +148,9 @@ func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
 		Path        *string           `json:"path"`
 		Description string            `json:"description"`
 		Variables   []json.RawMessage `json:"variables"`
+		Undefined   json.RawMessage   `json:"undefined"`
 	}
-	if err := exactKeys(raw, "path", "description", "variables"); err != nil {
+	if err := exactKeys(raw, "path", "description", "variables", "undefined"); err != nil {
 		bad("invalid entry: %v", err)
 		return t, problems
 	}
@@ -133,6 +159,13 @@ func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
 		return t, problems
 	}
 	t.Description = e.Description
+	if e.Undefined != nil {
+		l, err := parseUndefined(e.Undefined)
+		if err != nil {
+			bad("%v", err)
+		}
+		t.Lenient = l
+	}
 	switch {
 	case e.Path == nil || *e.Path == "":
 		bad("missing or empty \"path\"")
@@ -294,8 +327,11 @@ func jsonError(data []byte, err error) *Error {
 // DecodeJSON decodes JSON the way promptkit passes values to templates:
 // integers stay integers (int64), other numbers become float64, null
 // becomes nil (Python's None, printed "None"). An integer beyond the
-// int64 range stays a json.Number, which a render refuses with an error
-// rather than print a rounded float in its place.
+// int64 range stays a json.Number (a template reads it as Python's int,
+// of any size). Objects become map[string]any, which has no order: to
+// keep the order of an object's keys, as Python's json.loads does, pass
+// the JSON itself as a json.RawMessage value (DecodeVars does, for a JSON
+// object of variables).
 func DecodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -308,6 +344,37 @@ func DecodeJSON(data []byte) (any, error) {
 	}
 	return normalizeJSON(v), nil
 }
+
+// DecodeVars decodes a JSON object of variables — a render's values, as
+// the CLI's --vars and the HTTP API read them — keeping the order of the
+// keys of every object inside, as Python's json.loads does: each value is
+// its JSON, as a json.RawMessage, which a template reads with its keys in
+// order. A JSON value that is not an object is an error.
+func DecodeVars(data []byte) (map[string]any, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "" {
+			return nil, errNotObject
+		}
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	if raw == nil {
+		return nil, errNotObject
+	}
+	vars := make(map[string]any, len(raw))
+	for k, v := range raw {
+		vars[k] = v
+	}
+	return vars, nil
+}
+
+// errNotObject is DecodeVars' refusal of a value that is not an object.
+var errNotObject = errors.New("want a JSON object of variables")
 
 func normalizeJSON(v any) any {
 	switch x := v.(type) {

@@ -31,6 +31,7 @@ var kinds = []struct {
 	{ErrChatTemplate, "chat_template", nil, 409},
 	{ErrVariableFunc, "variable_func", nil, 422},
 	{ErrRaised, "raised", []jinja.Kind{jinja.Raised}, 422},
+	{ErrUndefined, "undefined", []jinja.Kind{jinja.Undefined, jinja.Unguarded}, 422},
 	{ErrCanceled, "canceled", []jinja.Kind{jinja.Canceled}, 422},
 	{ErrClosed, "closed", nil, 503},
 	{ErrTemplate, "template", []jinja.Kind{jinja.Syntax, jinja.Limit, jinja.Include, jinja.Render}, 422},

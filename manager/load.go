@@ -54,9 +54,12 @@ type compiled struct {
 	tmpl     *engine.Template
 	declared map[string]*Variable
 	unused   []string // declared but never referenced
-	chat     bool     // has {% chat %} blocks: renders with RenderMessages
-	sizes    []int    // the source size of the entry's file and each file it includes
-	sources  []string // the entry's file and every file it includes or tried to: what a change must touch to recompile the template
+	// unguarded are the reads of optional variables without a default
+	// that no guard covers, in a strict template (UnguardedReads).
+	unguarded []*Error
+	chat      bool     // has {% chat %} blocks: renders with RenderMessages
+	sizes     []int    // the source size of the entry's file and each file it includes
+	sources   []string // the entry's file and every file it includes or tried to: what a change must touch to recompile the template
 	// schemas are the typed variables' compiled schemas (schema.go).
 	schemas []varSchema
 	// bind maps each declared variable to its index among the engine's
@@ -309,10 +312,22 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 			defaults[v.Name] = v.Default
 		}
 	}
-	t, err := engine.Compile(prog, engine.Options{Defaults: defaults})
+	t, err := engine.Compile(prog, engine.Options{Defaults: defaults, Strict: !e.Lenient})
 	if err != nil {
 		l.problem(&Error{Kind: ErrTemplate, Template: e.Name, Path: file, Msg: err.Error()})
 		return nil
+	}
+	if !e.Lenient {
+		var optional []string
+		for _, v := range e.Variables {
+			if !v.Required && !v.HasDefault {
+				optional = append(optional, v.Name)
+			}
+		}
+		for _, fe := range jinja.UnguardedReads(prog, optional, &catalog) {
+			c.unguarded = append(c.unguarded, &Error{Kind: ErrUndefined, Template: e.Name, Path: fe.File, Line: fe.Line, Col: fe.Col,
+				Variables: []string{fe.Name}, Msg: fe.Msg})
+		}
 	}
 	c.info.Hash = hex.EncodeToString(h.Sum(nil))
 	c.tmpl, c.chat = t, prog.Chat

@@ -165,6 +165,28 @@ func (m *Manager) Unused() map[string][]string {
 	return out
 }
 
+// UnguardedReads lists, by template name, every place a strict template
+// reads an optional variable that has no default without a guard (is
+// defined, default(…), inside {% if x is defined %}…): a render that
+// does not pass the variable fails there with ErrUndefined. Each is an
+// *Error of kind ErrUndefined with its file, line and column. They do
+// not stop the set from loading; promptkit check reports them.
+func (m *Manager) UnguardedReads() []*Error {
+	s := m.cur.Load()
+	var out []*Error
+	for _, n := range s.names {
+		out = append(out, s.templates[n].unguarded...)
+	}
+	return out
+}
+
+// Files returns every file of the set the load read — index.json, each
+// template, every file one includes, imports or extends, and the
+// schemas' files — as slash paths, sorted.
+func (m *Manager) Files() []string {
+	return slices.Clone(m.cur.Load().paths)
+}
+
 // UnusedDeclarations is Unused with each template's file, sorted by
 // template name: what promptkit check prints.
 func (m *Manager) UnusedDeclarations() []UnusedDeclaration {

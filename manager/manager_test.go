@@ -155,7 +155,7 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 	assert.Contains(t, msg, "a.md:1:11:")
 	assert.Contains(t, msg, "b.md:2:7:")
 	assert.Contains(t, msg, `missing.md: template "c": cannot read the template`)
-	assert.Contains(t, msg, `d.md:1:4: template "d": filter "random" is not supported: it picks at random`)
+	assert.Contains(t, msg, `d.md:1:8: template "d": filter "random" is not supported: it picks at random`)
 }
 
 func TestIndexValidation(t *testing.T) {
@@ -170,7 +170,7 @@ func TestIndexValidation(t *testing.T) {
 		{"wrong version", `{"version":2,"templates":{}}`, manager.ErrIndex, "unsupported version 2"},
 		{"unknown entry key", `{"version":1,"templates":{"t":{"path":"t.md","varz":[]}}}`, manager.ErrIndex, `template "t": invalid entry: unknown field "varz"`},
 		{"unknown variable key", `{"version":1,"templates":{"t":{"path":"t.md","variables":[{"name":"a","requird":false}]}}}`, manager.ErrIndex, `unknown field "requird"`},
-		{"entry key case matters", `{"version":1,"templates":{"t":{"Path":"t.md"}}}`, manager.ErrIndex, `unknown field "Path" (allowed: path, description, variables)`},
+		{"entry key case matters", `{"version":1,"templates":{"t":{"Path":"t.md"}}}`, manager.ErrIndex, `unknown field "Path" (allowed: path, description, variables, undefined)`},
 		{"variable key case matters", `{"version":1,"templates":{"t":{"path":"t.md","variables":[{"Name":"a"}]}}}`, manager.ErrIndex, `unknown field "Name"`},
 		{"duplicate variable", `{"version":1,"templates":{"t":{"path":"t.md","variables":["a","a"]}}}`, manager.ErrIndex, `variable "a" is declared twice`},
 		{"bad variable name", `{"version":1,"templates":{"t":{"path":"t.md","variables":["1a"]}}}`, manager.ErrIndex, `invalid variable name "1a"`},
@@ -260,12 +260,24 @@ func TestIncludeSharesVariablesAndHash(t *testing.T) {
 	assert.Contains(t, err.Error(), "parts/rule.md:1:4:", "the error points into the included file")
 }
 
+// A misspelled global function is an undeclared name, with the global
+// it may mean.
+func TestMisspelledGlobal(t *testing.T) {
+	_, err := manager.New(set(`{"version":1,"templates":{"t":{"path":"t.md","variables":["x"]}}}`, map[string]string{"t.md": "{{ x }}{{ rnage(3) }}"}))
+	require.ErrorIs(t, err, manager.ErrUndeclaredVariable)
+	assert.EqualError(t, err, `t.md:1:11: template "t": undeclared variable "rnage" (declare it in index.json under "t"); did you mean "range"?`)
+}
+
 func TestUnsupportedConstructsNameAlternative(t *testing.T) {
 	tests := []struct{ src, msg string }{
 		{"{{ x|default:'a' }}", "write Jinja's default(arg)"},
 		{"{% cycle 'a' 'b' %}", "loop.cycle('a', 'b') inside the loop"},
-		{"{% for x in xs %}{{ loop.lenght }}{% endfor %}", `loop has no attribute "lenght"; it has: index, index0`},
-		{"{{ x | wordwarp }}", `filter "wordwarp" is not supported; supported filters:`},
+		{"{% for x in xs %}{{ loop.lenght }}{% endfor %}", `t.md:1:26: template "t": loop has no attribute "lenght"; did you mean "length"?`},
+		{"{% for x in xs %}{{ loop.nope }}{% endfor %}", `loop has no attribute "nope"; it has: index, index0`},
+		{"{{ x | wordwarp }}", `t.md:1:8: template "t": filter "wordwarp" is not supported; did you mean "wordwrap"?`},
+		{"{{ x | nosuch }}", `filter "nosuch" is not supported; supported filters:`},
+		{"{{ x is evn }}", `t.md:1:9: template "t": test "evn" is not supported; did you mean "even"?`},
+		{"{{ x.uppr() }}", `t.md:1:6: template "t": method uppr(…) is not supported; did you mean "upper"?`},
 		{"{{ x | random }}", "non-reproducible"},
 		{"{{ x is callabel }}", `test "callabel" is not supported`},
 		{"{{ lipsum() }}", `global "lipsum" is not supported: it writes random text`},

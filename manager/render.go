@@ -81,20 +81,33 @@ func (c *compiled) check(vars map[string]any, buf []any, b *schema.Budget) ([]an
 			missing = append(missing, d.Name)
 		}
 	}
-	if missing != nil {
-		sort.Strings(missing)
-		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
-	}
+	var extra []string
 	if found != len(vars) {
-		var extra []string
 		for k := range vars {
 			if _, ok := c.declared[k]; !ok {
 				extra = append(extra, k)
 			}
 		}
 		sort.Strings(extra)
+	}
+	switch {
+	case missing != nil && extra != nil:
+		// Both at once, in one message: an extra name is most often a
+		// missing one misspelled.
+		sort.Strings(missing)
+		msg := fmt.Sprintf("missing: %s; extra: %s", strings.Join(missing, ", "), strings.Join(extra, ", "))
+		if hint := c.didYouMean(extra, missing); hint != "" {
+			msg += " — " + hint
+		}
+		e := c.errorf(ErrMissingVariables, slices.Sorted(slices.Values(append(slices.Clone(missing), extra...))), "%s", msg)
+		e.Err, e.causeInMsg = ErrExtraVariables, true
+		return nil, e
+	case missing != nil:
+		sort.Strings(missing)
+		return nil, c.errorf(ErrMissingVariables, missing, "missing variables: %s", strings.Join(missing, ", "))
+	case extra != nil:
 		msg := fmt.Sprintf("extra variables not declared in index.json: %s", strings.Join(extra, ", "))
-		if hint := c.didYouMean(extra); hint != "" {
+		if hint := c.didYouMean(extra, nil); hint != "" {
 			msg += "; " + hint
 		}
 		return nil, c.errorf(ErrExtraVariables, extra, "%s", msg)
@@ -118,20 +131,27 @@ func (c *compiled) bindVars() {
 
 // didYouMean suggests, for passed names the template does not declare,
 // the declared names they may misspell (suggest.Closest, the rule of every
-// "did you mean").
-func (c *compiled) didYouMean(extra []string) string {
+// "did you mean"): first among the missing ones, else among all.
+func (c *compiled) didYouMean(extra, missing []string) string {
 	names := make([]string, len(c.info.Variables))
 	for i, v := range c.info.Variables {
 		names[i] = v.Name
 	}
 	var hints []string
 	for _, x := range extra {
-		if best := suggest.Closest(x, names); best != "" {
+		best := suggest.Closest(x, missing)
+		if best == "" {
+			best = suggest.Closest(x, names)
+		}
+		if best != "" {
 			hints = append(hints, fmt.Sprintf("%q for %q", best, x))
 		}
 	}
-	if hints == nil {
+	switch {
+	case hints == nil:
 		return ""
+	case len(extra) == 1:
+		return "did you mean " + strings.TrimSuffix(hints[0], fmt.Sprintf(" for %q", extra[0])) + "?"
 	}
 	return "did you mean " + strings.Join(hints, ", ") + "?"
 }
@@ -201,7 +221,8 @@ func (c *compiled) renderError(err error) error {
 	if !errors.As(err, &ee) {
 		return &Error{Kind: ErrTemplate, Template: c.info.Name, Path: c.info.Path, Msg: "render failed", Err: err}
 	}
-	e := &Error{Kind: kindOf(ee.Kind), Template: c.info.Name, Path: ee.File, Line: ee.Line, Col: ee.Col, Msg: ee.Msg, Err: ee.Err}
+	e := &Error{Kind: kindOf(ee.Kind), Template: c.info.Name, Path: ee.File, Line: ee.Line, Col: ee.Col, Msg: ee.Msg, Err: ee.Err,
+		Expr: ee.Expr, Value: ee.Value, Suggestion: ee.Suggest}
 	if e.Path == "" {
 		e.Path = c.info.Path
 	}

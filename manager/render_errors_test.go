@@ -39,7 +39,7 @@ func TestRenderErrorsSayWhere(t *testing.T) {
 		line, col int
 	}{
 		{"div", 1, `div.md:2:7: template "div": render failed: division by zero`, manager.ErrTemplate, "div.md", 2, 7},
-		{"inc", map[string]any{}, `parts/p.md:3:6: template "inc": render failed: x.missing is undefined, so it has no attribute "deeper"`, manager.ErrTemplate, "parts/p.md", 3, 6},
+		{"inc", map[string]any{}, `parts/p.md:3:6: template "inc": x.missing is undefined, so it cannot be looked into for its attribute "deeper": x is an empty dict`, manager.ErrUndefined, "parts/p.md", 3, 6},
 		{"attr", "7", `attr.md:2:4: template "attr": render failed: unsupported operand types for +: integer and list`, manager.ErrTemplate, "attr.md", 2, 4},
 		{"raise", "图片", `raise.md:1:4: template "raise": raise_exception: 不支持：图片`, manager.ErrRaised, "raise.md", 1, 4},
 		{"loop", 3, `loop.md:1:1: template "loop": render failed: integer is not iterable`, manager.ErrTemplate, "loop.md", 1, 1},

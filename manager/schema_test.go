@@ -244,7 +244,7 @@ func TestTypedRender(t *testing.T) {
 	  {"name": "user", "schema": ` + userSchema + `},
 	  {"name": "n", "required": false, "schema": {"type": "integer"}},
 	  {"name": "plain", "required": false}]}}}`
-	m, err := manager.New(set(index, map[string]string{"t.md": "{{ user.name }}{% for t in user.tags %},{{ t }}{% endfor %}{{ n }}{{ plain }}"}))
+	m, err := manager.New(set(index, map[string]string{"t.md": "{{ user.name }}{% for t in user.tags | default([]) %},{{ t }}{% endfor %}{{ n | default('') }}{{ plain | default('') }}"}))
 	require.NoError(t, err)
 	tests := []struct {
 		name string

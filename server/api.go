@@ -269,13 +269,14 @@ func (s *Server) readVars(w http.ResponseWriter, r *http.Request) (map[string]an
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, true
 	}
-	v, err := manager.DecodeJSON(b)
-	if err != nil {
+	if _, err := manager.DecodeJSON(b); err != nil {
 		writeProblem(w, requestProblem(kindBadRequest, "the body is not valid JSON: "+err.Error()), nil)
 		return nil, false
 	}
-	vars, isObject := v.(map[string]any)
-	if !isObject {
+	// Each variable as its JSON: objects keep the order of their keys,
+	// as Python's json.loads keeps it.
+	vars, err := manager.DecodeVars(b)
+	if err != nil {
 		writeProblem(w, requestProblem(kindBadRequest, "the body must be a JSON object of variables"), nil)
 		return nil, false
 	}

@@ -347,3 +347,38 @@ func TestBuilderPanicIsTheOnly500(t *testing.T) {
 	// The rest of the API is unaffected.
 	assert.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/templates/title:render", `{"intent": "x"}`).code)
 }
+
+// An undefined value used in a strict set answers 422 with the
+// expression as written, what it looked into and a suggestion.
+func TestRenderUndefinedSaysWhereAndWhat(t *testing.T) {
+	_, _, ts := newDirServer(t, map[string]string{
+		"index.json": `{"version": 1, "templates": {"card": {"path": "card.md", "variables": ["d"]}}}`,
+		"card.md":    "名字：\n  {{ d.nmae }}\n",
+	})
+	r := call(t, ts, "POST", "/v1/templates/card:render", `{"d": {"name": "阿明", "tags": []}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, r.body)
+	var p Problem
+	require.NoError(t, json.Unmarshal([]byte(r.body), &p))
+	assert.Equal(t, "undefined", p.Kind)
+	assert.Equal(t, "card.md", p.Path)
+	assert.Equal(t, 2, p.Line)
+	assert.Equal(t, 6, p.Column)
+	assert.Equal(t, "d.nmae", p.Expression)
+	assert.Equal(t, "a dict with keys name, tags", p.Value)
+	assert.Equal(t, "name", p.Suggestion)
+	assert.Contains(t, p.Message, `did you mean "name"?`)
+}
+
+// A render's JSON keeps the order of its objects' keys, as Python's
+// json.loads does: {"z": 1, "a": 2} loops as z, a.
+func TestRenderKeepsJSONKeyOrder(t *testing.T) {
+	_, _, ts := newDirServer(t, map[string]string{
+		"index.json": `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["d"]}}}`,
+		"t.md":       "{% for k, v in d.items() %}{{ k }}={{ v }} {% endfor %}{{ d }}",
+	})
+	r := call(t, ts, "POST", "/v1/templates/t:render", `{"d": {"z": 1, "a": [{"y": 2, "b": 3}]}}`)
+	require.Equal(t, http.StatusOK, r.code, r.body)
+	assert.Equal(t, "z=1 a=[{'y': 2, 'b': 3}] {'z': 1, 'a': [{'y': 2, 'b': 3}]}", r.body)
+	r = call(t, ts, "POST", "/v1/templates/t:render", `[1]`)
+	assert.Equal(t, http.StatusBadRequest, r.code, r.body)
+}

@@ -17,19 +17,25 @@ import (
 // Problem is the JSON form of one error: the fields of a *manager.Error
 // (kind as manager.ErrorKind names it), the builder and data key of a
 // *builders.Error, and the whole error as one line for people. Every field
-// is always present except builder and key, so clients can read them
-// without checking.
+// is always present except builder and key, and except expression, value
+// and suggestion, which an undefined value used in a strict template
+// (kind "undefined") has: the expression as written ("d.nmae"), what the
+// value it looked into is ("a dict with keys name, tags") and the name it
+// may misspell ("name"). Clients read the others without checking.
 type Problem struct {
-	Kind      string   `json:"kind"`
-	Template  string   `json:"template"`
-	Path      string   `json:"path"`
-	Line      int      `json:"line"`
-	Column    int      `json:"column"`
-	Variables []string `json:"variables"`
-	Message   string   `json:"message"`
-	Builder   string   `json:"builder,omitempty"`
-	Key       string   `json:"key,omitempty"`
-	Error     string   `json:"error"`
+	Kind       string   `json:"kind"`
+	Template   string   `json:"template"`
+	Path       string   `json:"path"`
+	Line       int      `json:"line"`
+	Column     int      `json:"column"`
+	Variables  []string `json:"variables"`
+	Message    string   `json:"message"`
+	Expression string   `json:"expression,omitempty"`
+	Value      string   `json:"value,omitempty"`
+	Suggestion string   `json:"suggestion,omitempty"`
+	Builder    string   `json:"builder,omitempty"`
+	Key        string   `json:"key,omitempty"`
+	Error      string   `json:"error"`
 }
 
 // errorBody is what an error response holds: the problem, and, when a set
@@ -147,6 +153,7 @@ func problemOf(err error) Problem {
 	var me *manager.Error
 	if errors.As(err, &me) {
 		p.Template, p.Path, p.Line, p.Column, p.Message = me.Template, me.Path, me.Line, me.Col, me.Msg
+		p.Expression, p.Value, p.Suggestion = me.Expr, me.Value, me.Suggestion
 		if me.Variables != nil {
 			p.Variables = me.Variables
 		}

@@ -39,5 +39,5 @@ func Example() {
 	post(`{"nmae": "Ada"}`)
 	// Output:
 	// 200 generation=1 Hello, Ada!
-	// 422 generation=1 {"kind":"missing_variables","template":"hello","path":"hello.md","line":0,"column":0,"variables":["name"],"message":"missing variables: name","error":"hello.md: template \"hello\": missing variables: name"}
+	// 422 generation=1 {"kind":"missing_variables","template":"hello","path":"hello.md","line":0,"column":0,"variables":["name","nmae"],"message":"missing: name; extra: nmae — did you mean \"name\"?","error":"hello.md: template \"hello\": missing: name; extra: nmae — did you mean \"name\"?"}
 }

@@ -34,7 +34,7 @@ var testFiles = map[string]string{
 	"greet.md":       "Hello {{ name }} ({{ tone }})!\n",
 	"parts/notes.md": "{% for i in items %}- {{ i }}\n{% endfor %}{{ nothing }}",
 	"chat.md": `{% chat role="system" %}You are {{ bot }}.{% endchat %}` +
-		`{% chat role="user" %}{{ q }}{% if pic %}{{ pic | image }}{% endif %}{% endchat %}`,
+		`{% chat role="user" %}{{ q }}{% if pic is defined %}{{ pic | image }}{% endif %}{% endchat %}`,
 	"big.md":  "{% for i in range(n) %}0123456789{% endfor %}",
 	"attr.md": "x\n{{ n / 0 }}\n",
 }

@@ -83,12 +83,16 @@ func browserSet(t *testing.T) string {
 		"variables": []any{"bot_name", "question",
 			map[string]any{"name": "photo", "required": false, "default": picture(t), "description": "图片地址"}},
 	}
+	index["templates"].(map[string]any)["preview_typo"] = map[string]any{
+		"path": "templates/preview_typo.md", "description": "一个拼错的方法名", "variables": []any{"word"},
+	}
 	b, err = json.MarshalIndent(index, "", "  ")
 	require.NoError(t, err)
 	writeSet(t, dir, map[string]string{
 		"index.json": string(b),
 		"templates/preview_chat.md": `{% chat role="system" %}你是{{ bot_name }}，负责回答售后问题。{% endchat %}
 {% chat role="user" %}{{ question }}{% if photo %}{{ photo | image }}{% endif %}{% endchat %}`,
+		"templates/preview_typo.md": "大写：{{ word.uper }}",
 	})
 	return dir
 }
@@ -254,4 +258,14 @@ func TestPreviewInBrowser(t *testing.T) {
 	} else {
 		shot("preview-messages.png")
 	}
+
+	// An undefined value used: the error shows the expression, what it
+	// looked into and the name it may mean.
+	do("choose the template with a typo", chromedp.Click(chromedp.CSS(`#templates li[data-name="preview_typo"]`)),
+		chromedp.WaitVisible(chromedp.ID("var-word")))
+	do("fill its form", chromedp.SendKeys(chromedp.ID("var-word"), "hi"))
+	waitFor("the undefined value's error", `() => { const e = document.getElementById("render-error");
+		return !e.hidden && e.textContent.includes("undefined") && e.querySelector(".expression").textContent === "expression: word.uper" &&
+			e.querySelector(".value").textContent === "looked into: a string ('hi')" &&
+			e.querySelector(".suggestion").textContent === "did you mean upper?"; }`)
 }

@@ -7,16 +7,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/seed-e7d2830f/promptkit/internal/suggest"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
 const chatTemplateUsage = `Usage: promptkit chat-template (--config tokenizer_config.json | --template FILE)
          --messages FILE|- [--tools FILE] [--documents FILE] [--add-generation-prompt]
-         [--set KEY=JSON]... [--bos TOKEN] [--eos TOKEN] [--variant NAME] [--now TIME]
+         [--set KEY=JSON]... [--allow-unused] [--bos TOKEN] [--eos TOKEN] [--variant NAME] [--now TIME]
          [--tokens tokenizer.json]
 
 Applies a model's chat template to a conversation and prints the prompt
@@ -25,9 +27,13 @@ trim_blocks and lstrip_blocks on, {% break %}/{% continue %},
 raise_exception and strftime_now, and a tojson that keeps keys in their
 order. --config reads the template and bos_token/eos_token from a
 tokenizer_config.json (--variant picks one of several named templates);
---template reads a template file. --messages, --tools and --documents are
-JSON lists (the order of keys is kept); --set passes one of the
-template's own settings as JSON (--set enable_thinking=false); --now fixes
+--template reads a template file; every special token of the config
+(bos_token, eos_token, pad_token, unk_token, sep_token, cls_token,
+mask_token, additional_special_tokens) is passed, as transformers passes
+them. --messages, --tools and --documents are JSON lists (the order of
+keys is kept); --set passes one of the template's own settings as JSON
+(--set enable_thinking=false): a name the template never reads is an
+error, with the name it may mean, unless --allow-unused; --now fixes
 strftime_now's clock (RFC 3339). A template that refuses the conversation
 (raise_exception) exits 1 with its message. --tokens counts the prompt
 with the model's tokenizer.json (or an encoding) and prints the count on
@@ -82,6 +88,7 @@ func runChatTemplate(c *cli, args []string) error {
 	counter := tokensFlag(fs)
 	var sets varFlags
 	fs.Var(&sets, "set", "KEY=JSON, a setting of the template (repeatable)")
+	allowUnused := fs.Bool("allow-unused", false, "pass a --set the template never reads (as transformers ignores it)")
 	pos, err := c.parse(fs, chatTemplateUsage, args)
 	if err != nil {
 		return err
@@ -144,10 +151,18 @@ func runChatTemplate(c *cli, args []string) error {
 		}
 		*f.to = data
 	}
+	reads := ct.Variables()
 	for _, s := range sets {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" || !json.Valid([]byte(v)) {
 			return usagef("--set %q: want KEY=JSON, such as enable_thinking=false or date_string='\"26 Jul 2024\"'", s)
+		}
+		if !*allowUnused && !slices.Contains(reads, k) {
+			msg := fmt.Sprintf("--set %s: the template never reads %q", k, k)
+			if best := suggest.Closest(k, reads); best != "" {
+				msg += fmt.Sprintf("; did you mean %q?", best)
+			}
+			return usagef("%s (it reads: %s; --allow-unused passes it anyway)", msg, strings.Join(reads, ", "))
 		}
 		in.Vars[k] = json.RawMessage(v)
 	}

@@ -51,3 +51,18 @@ func TestChatTemplateCommand(t *testing.T) {
 			"broken.jinja:2:"},
 	})
 }
+
+// A --set the template never reads is a mistake, named with the setting
+// it may mean; --allow-unused passes it anyway (transformers ignores it).
+func TestChatTemplateUnusedSetting(t *testing.T) {
+	dir := t.TempDir()
+	tmpl := filepath.Join(dir, "t.jinja")
+	require.NoError(t, os.WriteFile(tmpl, []byte("{% if enable_thinking %}think {% endif %}{{ messages | length }}"), 0o644))
+	msgs := filepath.Join("testdata", "chattemplate", "chat.json")
+	runCases(t, []cliCase{
+		{"a setting it reads", "", []string{"chat-template", "--template", tmpl, "--messages", msgs, "--set", "enable_thinking=true"}, exitOK, "think 3", ""},
+		{"a misspelled setting", "", []string{"chat-template", "--template", tmpl, "--messages", msgs, "--set", "enable_thinkng=true"}, exitUsage, "",
+			`promptkit chat-template: --set enable_thinkng: the template never reads "enable_thinkng"; did you mean "enable_thinking"? (it reads: enable_thinking, messages; --allow-unused passes it anyway)`},
+		{"--allow-unused", "", []string{"chat-template", "--template", tmpl, "--messages", msgs, "--set", "enable_thinkng=true", "--allow-unused"}, exitOK, "3", ""},
+	})
+}

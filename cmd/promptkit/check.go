@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
+	"slices"
+	"strings"
 
 	"github.com/seed-e7d2830f/promptkit"
 	"github.com/seed-e7d2830f/promptkit/internal/schema"
@@ -19,14 +23,19 @@ Loads and checks a whole template set and prints every problem, one a
 line, as path:line:col: message: index.json against its JSON Schema
 (schemas/index.schema.json), every template, and every use of a typed
 variable against the variable's schema. Declared variables that a
-template never uses are problems here too. Exits 1 if anything is found;
+template never uses are problems here too, and so is every place a
+template reads an optional variable without a default where no guard
+covers it (is defined, default(…), {% if x is defined %}): a render
+that does not pass it would fail. Exits 1 if anything is found;
 otherwise prints one line with the number of templates and the set's
 digest. The set is DIR (the same as --dir DIR), or the embedded set
 without either.
 
 A template file that is empty or holds only whitespace renders nothing
-whatever it is given; check prints a warning line for it and still exits
-0, or 1 with --strict.
+whatever it is given, and a .md file beside the set's templates that no
+entry uses and no template includes, imports or extends is likely a
+leftover or a wrong path; check prints a warning line for each and still
+exits 0, or 1 with --strict.
 
 --tokens ENC also prints, for each template of a set that checks, the
 tokens of its fixed text (its literal text outside tags, each piece once)
@@ -69,13 +78,18 @@ func runCheck(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	bad := checkIndexSchema(c, *dir)
+	violations := checkIndexSchema(c, *dir)
 	m, err := openSet(*dir)
 	if _, noDir := errors.AsType[*setDirError](err); noDir {
 		return err // no set to report on: an error, on stderr
 	}
 	if err != nil {
-		printProblems(c.stdout, err) // the report of the set's problems is check's output
+		// The index's mistakes are said once, in promptkit's words: the
+		// schema's lines only for what the manager did not report.
+		if !hasIndexProblem(err) {
+			printLines(c.stdout, violations)
+		}
+		printProblems(c.stdout, err)
 		if le, ok := errors.AsType[*manager.LoadError](err); ok {
 			for _, u := range le.Unused {
 				fmt.Fprintln(c.stdout, u)
@@ -84,14 +98,20 @@ func runCheck(c *cli, args []string) error {
 		return errReported
 	}
 	defer m.Close()
+	printLines(c.stdout, violations)
 	unused := m.UnusedDeclarations()
 	for _, u := range unused {
 		fmt.Fprintln(c.stdout, u)
 	}
-	if len(unused) > 0 || bad {
+	unguarded := m.UnguardedReads()
+	for _, u := range unguarded {
+		fmt.Fprintln(c.stdout, u)
+	}
+	if len(unused) > 0 || len(violations) > 0 || len(unguarded) > 0 {
 		return errReported
 	}
 	warnings := blankTemplates(*dir, m.Templates())
+	warnings = append(warnings, strayFiles(*dir, m.Files())...)
 	for _, w := range warnings {
 		fmt.Fprintln(c.stdout, w)
 	}
@@ -135,10 +155,64 @@ func blankTemplates(dir string, ts []manager.Template) []string {
 	return out
 }
 
-// checkIndexSchema prints where the set's index.json breaks the index
-// schema, and reports whether it does. An index that cannot be read or
-// parsed is left to the manager, which says why.
-func checkIndexSchema(c *cli, dir string) bool {
+// hasIndexProblem reports whether a load error says what is wrong with
+// index.json itself.
+func hasIndexProblem(err error) bool {
+	for _, p := range manager.Problems(err) {
+		if errors.Is(p, manager.ErrIndex) || (p.Path == manager.IndexFile && errors.Is(p, manager.ErrSandbox)) {
+			return true
+		}
+	}
+	return false
+}
+
+func printLines(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// strayFiles warns of .md files under the directories of the set's
+// templates that the set does not use: no entry's path, and no file a
+// template includes, imports or extends. used are the set's files.
+func strayFiles(dir string, used []string) []string {
+	fsys := promptkit.FS()
+	if dir != "" {
+		fsys = os.DirFS(dir)
+	}
+	// The directories that hold the set's templates, at their top: a
+	// template at the root makes it the whole root.
+	var tops []string
+	for _, p := range used {
+		if path.Ext(p) != ".md" {
+			continue
+		}
+		top, _, ok := strings.Cut(p, "/")
+		if !ok {
+			top = "."
+		}
+		if !slices.Contains(tops, top) {
+			tops = append(tops, top)
+		}
+	}
+	slices.Sort(tops)
+	var out []string
+	for _, top := range tops {
+		_ = fs.WalkDir(fsys, top, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || path.Ext(p) != ".md" || slices.Contains(used, p) {
+				return nil
+			}
+			out = append(out, fmt.Sprintf("%s: warning: no template uses this file (no entry of index.json names it, and no template includes, imports or extends it)", p))
+			return nil
+		})
+	}
+	return out
+}
+
+// checkIndexSchema returns where the set's index.json breaks the index
+// schema, one line each. An index that cannot be read or parsed is left
+// to the manager, which says why.
+func checkIndexSchema(c *cli, dir string) []string {
 	var data []byte
 	var err error
 	if dir == "" {
@@ -150,31 +224,31 @@ func checkIndexSchema(c *cli, dir string) bool {
 			// read, and the manager reports either kind of file below.
 			if fi, serr := root.Stat(manager.IndexFile); serr != nil || !fi.Mode().IsRegular() || fi.Size() > manager.DefaultMaxFileBytes {
 				root.Close()
-				return false
+				return nil
 			}
 			data, err = root.ReadFile(manager.IndexFile)
 			root.Close()
 		}
 	}
 	if err != nil {
-		return false
+		return nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff")) // skipped by the manager too
 	ix, err := schema.CompileIndex(promptkit.IndexSchema())
 	if err != nil {
-		fmt.Fprintf(c.stdout, "%s: %v\n", promptkit.IndexSchemaPath, err)
-		return true
+		return []string{fmt.Sprintf("%s: %v", promptkit.IndexSchemaPath, err)}
 	}
 	vs, err := ix.Validate(data)
 	if err != nil {
-		return false
+		return nil
 	}
+	var out []string
 	for _, v := range vs {
 		if v.Path == "" {
-			fmt.Fprintf(c.stdout, "%s: %s (%s)\n", manager.IndexFile, v.Msg, promptkit.IndexSchemaPath)
+			out = append(out, fmt.Sprintf("%s: %s (%s)", manager.IndexFile, v.Msg, promptkit.IndexSchemaPath))
 		} else {
-			fmt.Fprintf(c.stdout, "%s: %s: %s (%s)\n", manager.IndexFile, v.Path, v.Msg, promptkit.IndexSchemaPath)
+			out = append(out, fmt.Sprintf("%s: %s: %s (%s)", manager.IndexFile, v.Path, v.Msg, promptkit.IndexSchemaPath))
 		}
 	}
-	return len(vs) > 0
+	return out
 }

@@ -104,7 +104,7 @@ func TestUsageAndHelp(t *testing.T) {
 
 func TestRenderCommand(t *testing.T) {
 	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["name",{"name":"items","required":false,"default":[]},{"name":"n","required":false}]}}}`,
-		map[string]string{"t.md": "你好，{{ name }}{% for i in items %}[{{ i }}]{% endfor %}{{ n }}\n"})
+		map[string]string{"t.md": "你好，{{ name }}{% for i in items %}[{{ i }}]{% endfor %}{{ n | default('') }}\n"})
 	tests := []cliCase{
 		{"var after name", "", []string{"render", "t", "--dir", dir, "--var", "name=小王"}, 0, "你好，小王", ""},
 		{"flags before name", "", []string{"render", "--dir", dir, "--var", "name=小王", "t"}, 0, "你好，小王", ""},
@@ -112,6 +112,7 @@ func TestRenderCommand(t *testing.T) {
 		{"var wins over vars", `{"name":"甲"}`, []string{"render", "t", "--vars", "-", "--var", "name=乙", "--dir", dir}, 0, "你好，乙", ""},
 		{"missing variable", "", []string{"render", "t", "--dir", dir}, 1, "", `template "t": missing variables: name`},
 		{"extra variable", "", []string{"render", "t", "--dir", dir, "--var", "name=a", "--var", "nmae=b"}, 1, "", "extra variables not declared in index.json: nmae"},
+		{"missing and extra at once", "", []string{"render", "t", "--dir", dir, "--var", "nmae=b"}, 1, "", `template "t": missing: name; extra: nmae — did you mean "name"?`},
 		{"unknown template", "", []string{"render", "nope", "--dir", dir}, 1, "", `template "nope": unknown template (known: t)`},
 		{"no name", "", []string{"render", "--dir", dir}, 2, "", "exactly one template name"},
 		{"bad var", "", []string{"render", "t", "--var", "novalue", "--dir", dir}, 2, "", "want KEY=VALUE"},
@@ -179,13 +180,51 @@ func TestCheckCommand(t *testing.T) {
 	assert.Equal(t, 1, code)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	assert.Equal(t, []string{
-		`index.json: templates.u.path: a value the schema refuses (its "not" matches) (schemas/index.schema.json)`,
+		// Said once, in promptkit's words: not again as the index
+		// schema's violation.
 		`index.json: template "u": path "../u.md": ".." would leave the template root`,
 		`t.md:2:4: template "t": undeclared variable "y" (declare it in index.json under "t")`,
 	}, lines)
 
 	code, _, _ = runCLI(t, "", "check")
 	assert.Equal(t, 0, code, "the embedded default set is clean")
+}
+
+// check reports every read of an optional variable without a default
+// that no guard covers, with its line and column, and exits 1; the
+// guarded ones and a lenient template's are fine.
+func TestCheckUnguardedOptionalVariables(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{
+		"t":{"path":"t.md","variables":[{"name":"who","required":false},{"name":"tone","required":false,"default":"x"}]},
+		"l":{"path":"l.md","undefined":"lenient","variables":[{"name":"who","required":false}]}}}`, map[string]string{
+		"t.md": "{{ tone }}{% if who is defined %}{{ who }}{% endif %}{{ who | default('-') }}{{ who is defined and who }}\n" +
+			"{% if who is undefined %}-{% else %}{{ who }}{% endif %}{{ who if who is defined }}{% if who | default %}{{ who }}{% endif %}\n" +
+			"[{{ who }}] {% if who %}x{% endif %}{{ who.name | default('') }}",
+		"l.md": "{{ who }}",
+	})
+	code, stdout, _ := runCLI(t, "", "check", dir)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, `t.md:3:5: template "t": optional variable "who" is read without a guard: a render that does not pass it fails (it has no default); write {% if who is defined %}…{% endif %} or who | default(…), or give it a default in index.json`+"\n"+
+		`t.md:3:19: template "t": optional variable "who" is read without a guard: a render that does not pass it fails (it has no default); write {% if who is defined %}…{% endif %} or who | default(…), or give it a default in index.json`+"\n"+
+		`t.md:3:40: template "t": optional variable "who" is read without a guard: a render that does not pass it fails (it has no default); write {% if who is defined %}…{% endif %} or who | default(…), or give it a default in index.json`+"\n", stdout)
+}
+
+// A .md file beside the set's templates that nothing uses gets a warning
+// line; check still exits 0, or 1 with --strict.
+func TestCheckStrayFiles(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"templates/t.md"}}}`, map[string]string{
+		"templates/t.md":          `{% include "templates/parts/used.md" %}`,
+		"templates/parts/used.md": "x",
+		"templates/old.md":        "y",
+		"README.md":               "not beside the templates",
+	})
+	code, stdout, _ := runCLI(t, "", "check", dir)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stdout, "templates/old.md: warning: no template uses this file (no entry of index.json names it, and no template includes, imports or extends it)\n")
+	assert.NotContains(t, stdout, "README.md")
+	assert.NotContains(t, stdout, "used.md")
+	code, _, _ = runCLI(t, "", "check", "--strict", dir)
+	assert.Equal(t, 1, code)
 }
 
 // TestCheckReportsEverything: unused declarations are listed beside the
@@ -399,4 +438,18 @@ func TestSignalsExitOneWay(t *testing.T) {
 			assert.True(t, strings.HasSuffix(errb.String(), "promptkit "+args[0]+": interrupted by "+tc.sig.String()+"\n"), errb.String())
 		}
 	}
+}
+
+// JSON values keep the order of their keys, as Python's json.loads keeps
+// it: in --vars and in --var KEY:=JSON.
+func TestRenderKeepsJSONKeyOrder(t *testing.T) {
+	dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["d"]}}}`,
+		map[string]string{"t.md": "{% for k in d %}{{ k }} {% endfor %}{{ d }} {{ d.n.keys() | list }}"})
+	want := "z a n {'z': 1, 'a': 2, 'n': {'y': [], 'b': None}} ['y', 'b']"
+	runCases(t, []cliCase{
+		{"--vars", `{"d": {"z": 1, "a": 2, "n": {"y": [], "b": null}}}`, []string{"render", "t", "--vars", "-", "--dir", dir}, 0, want, ""},
+		{"--var KEY:=JSON", "", []string{"render", "t", "--dir", dir, "--var", `d:={"z": 1, "a": 2, "n": {"y": [], "b": null}}`}, 0, want, ""},
+		{"--var KEY:=JSON, bad JSON", "", []string{"render", "t", "--dir", dir, "--var", `d:={`}, 2, "", "want KEY:=JSON"},
+		{"--var KEY=VALUE stays a string", "", []string{"render", "t", "--dir", dir, "--var", `d={"z": 1}`}, 1, "", `d.n is undefined`},
+	})
 }

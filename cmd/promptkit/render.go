@@ -15,7 +15,9 @@ Renders template NAME and prints the result exactly. On a terminal, a
 result that does not end with a newline gets one, so the shell prompt
 starts on a line of its own; piped or redirected, nothing is added.
 --vars reads a JSON object (lists and objects feed loops; numbers keep
-their form); --var sets one string variable and wins over --vars.
+their form; objects keep the order of their keys, as Python's json.loads
+does); --var KEY=VALUE sets one string variable, --var KEY:=JSON one JSON
+value, and --var wins over --vars.
 --messages renders into chat messages ({% chat %} blocks; a template
 without them is one user message) and prints them as a JSON array:
 [{"role": "system", "content": "…"}, …]. A chat template needs it: it
@@ -38,7 +40,7 @@ func runRender(c *cli, args []string) error {
 	messages := fs.Bool("messages", false, "print chat messages as JSON")
 	counter := tokensFlag(fs)
 	var pairs varFlags
-	fs.Var(&pairs, "var", "KEY=VALUE (repeatable)")
+	fs.Var(&pairs, "var", "KEY=VALUE, a string, or KEY:=JSON (repeatable)")
 	pos, err := c.parse(fs, renderUsage, args)
 	if err != nil {
 		return err

@@ -284,6 +284,18 @@ func TestServeBinary(t *testing.T) {
 			m.Digest(), len(list.Templates), typedLine, prompt)
 		assert.Equal(t, want, stdout.String())
 		p.stop(t)
+
+		// A dict the client passes keeps its order, as Python's does.
+		dir := writeSet(t, `{"version":1,"templates":{"t":{"path":"t.md","variables":["d"]}}}`,
+			map[string]string{"t.md": "{% for k in d %}{{ k }} {% endfor %}{{ d }}"})
+		p = startServe(t, bin, nil, "--dir", dir)
+		stdout.Reset()
+		cmd = exec.CommandContext(ctx, python, "-c", "import sys; sys.path.insert(0, '../../examples/python'); from client import PromptKit; "+
+			"print(PromptKit(sys.argv[1]).render('t', d={'z': 1, 'a': {'y': 2, 'b': 3}}).text)", p.url)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		require.NoError(t, cmd.Run(), stderr.String())
+		assert.Equal(t, "z a {'z': 1, 'a': {'y': 2, 'b': 3}}\n", stdout.String())
+		p.stop(t)
 	})
 }
 

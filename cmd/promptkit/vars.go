@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +18,9 @@ func (v *varFlags) String() string     { return strings.Join(*v, ",") }
 func (v *varFlags) Set(s string) error { *v = append(*v, s); return nil }
 
 // parseVars merges --vars (a JSON object from a file, or "-" for stdin)
-// and --var KEY=VALUE pairs; --var wins. --var values are strings.
+// and --var KEY=VALUE pairs; --var wins. --var values are strings, or
+// JSON with KEY:=JSON. JSON objects keep the order of their keys, as
+// Python's json.loads keeps it.
 func parseVars(varsFile string, pairs []string, stdin io.Reader) (map[string]any, error) {
 	out := map[string]any{}
 	if varsFile != "" {
@@ -31,12 +34,12 @@ func parseVars(varsFile string, pairs []string, stdin io.Reader) (map[string]any
 		if err != nil {
 			return nil, usagef("--vars: %v", err)
 		}
-		v, err := manager.DecodeJSON(data)
-		if err != nil {
+		if !json.Valid(data) {
+			_, err := manager.DecodeJSON(data)
 			return nil, usagef("--vars %s: invalid JSON: %v", varsFile, err)
 		}
-		m, ok := v.(map[string]any)
-		if !ok {
+		m, err := manager.DecodeVars(data)
+		if err != nil {
 			return nil, usagef("--vars %s: want a JSON object of variables", varsFile)
 		}
 		out = m
@@ -44,7 +47,14 @@ func parseVars(varsFile string, pairs []string, stdin io.Reader) (map[string]any
 	for _, p := range pairs {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || k == "" {
-			return nil, usagef("--var %q: want KEY=VALUE", p)
+			return nil, usagef("--var %q: want KEY=VALUE (a string) or KEY:=JSON", p)
+		}
+		if name, isJSON := strings.CutSuffix(k, ":"); isJSON {
+			if name == "" || !json.Valid([]byte(v)) {
+				return nil, usagef("--var %q: want KEY:=JSON, such as items:='[1, 2]' or d:='{\"z\": 1, \"a\": 2}'", p)
+			}
+			out[name] = json.RawMessage(v)
+			continue
 		}
 		out[k] = v
 	}

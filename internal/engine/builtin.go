@@ -21,11 +21,14 @@ type param struct {
 	name     string
 	def      Value
 	required bool
+	undef    bool // takes an undefined value (see undefined.go)
 }
 
-// req and opt make parameters.
+// req and opt make parameters; takesUndefined marks one that takes an
+// undefined value in a strict template (default's default_value).
 func req(name string) param            { return param{name: name, required: true} }
 func opt(name string, def Value) param { return param{name: name, def: def} }
+func takesUndefined(p param) param     { p.undef = true; return p }
 
 // extra holds a call's arguments beyond the parameters, for builtins that
 // take them (*args, **kwargs).
@@ -37,11 +40,15 @@ type extra struct {
 type builtinFn func(st *state, in Value, args []Value, ex *extra) (Value, error)
 
 type builtinDef struct {
-	name    string
-	params  []param
-	rest    bool        // takes extra positional arguments
-	anyKw   bool        // takes extra keyword arguments
-	in      jinja.Kinds // the kinds of input a filter or test takes; 0: any
+	name   string
+	params []param
+	rest   bool        // takes extra positional arguments
+	anyKw  bool        // takes extra keyword arguments
+	in     jinja.Kinds // the kinds of input a filter or test takes; 0: any
+	// undef: the builtin takes an undefined input in a strict template
+	// (defined, default, …: the ways a template asks about one); any
+	// other is refused it there, as Jinja2's StrictUndefined refuses.
+	undef   bool
 	out     jinja.Result
 	refused string // why it is not supported, if it is not
 	fn      builtinFn
@@ -74,7 +81,7 @@ var (
 )
 
 func (d *builtinDef) spec() jinja.Spec {
-	s := jinja.Spec{Refused: d.refused, AnyKwargs: d.anyKw, MaxArgs: len(d.params), Input: d.in, Result: d.out}
+	s := jinja.Spec{Refused: d.refused, AnyKwargs: d.anyKw, MaxArgs: len(d.params), Input: d.in, Result: d.out, TakesUndefined: d.undef}
 	for _, p := range d.params {
 		if p.required {
 			s.MinArgs++
@@ -243,7 +250,7 @@ func (c *builtinCall) call(st *state, in Value) Value {
 		}
 	}
 	st.at = &c.at
-	r, err := c.def.fn(st, in, st.args[base:len(st.args):len(st.args)], ex)
+	r, err := c.def.invoke(st, in, st.args[base:len(st.args):len(st.args)], ex)
 	st.args = st.args[:base]
 	if err != nil {
 		st.fail(&c.at, err)
@@ -288,9 +295,37 @@ func (c *builtinCall) callDynamic(st *state, in Value) Value {
 	args, ex, err := bindArgs(c.def, pos, kw)
 	st.check(&c.at, err)
 	st.at = &c.at
-	r, err := c.def.fn(st, in, args, ex)
+	r, err := c.def.invoke(st, in, args, ex)
 	st.check(&c.at, err)
 	return r
+}
+
+// invoke calls the builtin with its arguments bound. In a strict render
+// an undefined input or argument it does not take is an error (Jinja2's
+// StrictUndefined raises when the builtin uses it), and the undefined
+// value a builtin returns (first of an empty list) is a strict one that
+// says which builtin gave it.
+func (d *builtinDef) invoke(st *state, in Value, args []Value, ex *extra) (Value, error) {
+	if !st.strict {
+		return d.fn(st, in, args, ex)
+	}
+	if in.k == Undefined && !d.undef {
+		if err := undefinedUse(in, "given to "+d.name); err != nil {
+			return Value{}, err
+		}
+	}
+	for i, a := range args {
+		if a.k == Undefined && i < len(d.params) && !d.params[i].undef {
+			if err := undefinedUse(a, fmt.Sprintf("given to %s as its argument %s", d.name, d.params[i].name)); err != nil {
+				return Value{}, err
+			}
+		}
+	}
+	r, err := d.fn(st, in, args, ex)
+	if err == nil && r.k == Undefined && r.ref == nil && !d.undef {
+		r = strictUndefined(&missing{at: st.at, hint: d.name + " gave no value (as for an empty sequence)"})
+	}
+	return r, err
 }
 
 // bindArgs binds positional and keyword values to a builtin's parameters.

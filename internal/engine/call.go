@@ -68,6 +68,7 @@ func (x *methodX) eval(st *state) Value {
 		return callValue(st, &x.at, x.what, f, x.args, x.kw, x.dyn, x.dynkw, undefined)
 	}
 	if c == nil {
+		st.mustUse(&x.at, recv, "called with ."+x.name+"()")
 		_, err := methodFor(recv, x.name)
 		st.fail(&x.at, err)
 	}
@@ -126,7 +127,7 @@ func callValue(st *state, at *site, what string, f Value, args []expr, kw []kwEx
 	case *builtin:
 		a, ex, err := bindArgs(o.def, pos, kws)
 		st.check(at, err)
-		r, err := o.def.fn(st, undefined, a, ex)
+		r, err := o.def.invoke(st, undefined, a, ex)
 		st.check(at, err)
 		return r
 	case *boundMethod:
@@ -149,6 +150,7 @@ func callValue(st *state, at *site, what string, f Value, args []expr, kw []kwEx
 		return strValue("")
 	}
 	if f.k == Undefined {
+		st.mustUse(at, f, "called")
 		st.fail(at, fmt.Errorf("%s is undefined, so it cannot be called", what))
 	}
 	st.fail(at, fmt.Errorf("%s (%s) is not callable", what, typeName(f)))
@@ -165,6 +167,9 @@ func callMethod(st *state, at *site, m *boundMethod, pos []Value, kw *OrderedDic
 			st.check(at, err)
 			return r
 		case "changed":
+			for _, v := range pos {
+				st.mustUse(at, v, "given to loop.changed")
+			}
 			return o.loopChanged(pos)
 		}
 	case *cycler:
@@ -182,7 +187,7 @@ func callMethod(st *state, at *site, m *boundMethod, pos []Value, kw *OrderedDic
 	st.check(at, err)
 	a, ex, err := bindArgs(d, pos, kw)
 	st.check(at, err)
-	r, err := d.fn(st, m.recv, a, ex)
+	r, err := d.invoke(st, m.recv, a, ex)
 	st.check(at, err)
 	return r
 }
@@ -238,8 +243,12 @@ func (m *macro) call(st *state, at *site, pos []Value, kw *OrderedDict, caller V
 	// macro's scope (it may read the parameters before it), or is
 	// undefined, as in Jinja.
 	for i, p := range d.params {
-		if !bound[i] && p.def != nil {
+		switch {
+		case bound[i]:
+		case p.def != nil:
 			act.slots[p.slot] = p.def.eval(st)
+		default:
+			act.slots[p.slot] = p.undef
 		}
 	}
 	if rest != nil {

@@ -22,6 +22,11 @@ type Options struct {
 	HuggingFace bool
 	// Defaults are the values of optional variables not passed.
 	Defaults map[string]any
+	// Strict compiles for Jinja2's StrictUndefined (undefined.go): an
+	// undefined value may be tested, defaulted and probed, and is an
+	// error wherever else it is used. Template sets render strict; model
+	// chat templates, as transformers renders them, do not.
+	Strict bool
 }
 
 // Template is a compiled template, ready to render from any number of
@@ -32,6 +37,8 @@ type Template struct {
 	slots    int
 	vars     []varSlot
 	chat     bool
+	strict   bool
+	inits    []frameInit  // how the top level's own names start, in a strict template
 	estimate atomic.Int64 // the size of the next output, from the last ones (recordSize)
 }
 
@@ -40,6 +47,9 @@ type varSlot struct {
 	slot int
 	def  Value
 	has  bool
+	// undef is its value when it is not passed and has no default: in
+	// a strict template, the strict undefined value that says so.
+	undef Value
 }
 
 // Chat reports whether the template has chat blocks.
@@ -86,7 +96,12 @@ func Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 			t, err = nil, ce.err
 		}
 	}()
-	t = &Template{slots: p.Root.Slots, chat: p.Chat}
+	t = &Template{slots: p.Root.Slots, chat: p.Chat, strict: opt.Strict}
+	if opt.Strict {
+		// A name of the top level read before anything is assigned to it
+		// is a strict undefined value that says so.
+		t.inits = c.inits(p.Root, nil)
+	}
 	if in := p.Inherit; in != nil {
 		t.root = c.inherited(in)
 	} else {
@@ -100,6 +115,7 @@ func Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 		if d, ok := opt.Defaults[sym.Name]; ok {
 			vs.def, vs.has = FromGo(d), true
 		}
+		vs.undef = c.undefinedName(sym.Name, fmt.Sprintf("the variable %q was not passed, and has no default", sym.Name))
 		t.vars = append(t.vars, vs)
 	}
 	return t, nil
@@ -181,9 +197,10 @@ func (c *compiler) node(n jinja.Node) {
 	case *jinja.OutputNode:
 		c.output(n)
 	case *jinja.IfNode:
-		d := &ifNode{conds: make([]expr, len(n.Branches)), bodies: make([]body, len(n.Branches))}
+		d := &ifNode{conds: make([]expr, len(n.Branches)), at: make([]site, len(n.Branches)), bodies: make([]body, len(n.Branches))}
 		for i, b := range n.Branches {
 			d.conds[i] = c.expr(b.Cond)
+			d.at[i] = c.site(b.Cond)
 			d.bodies[i] = c.body(b.Body)
 		}
 		d.els = c.body(n.Else)
@@ -374,7 +391,7 @@ func (c *compiler) output(n *jinja.OutputNode) {
 		c.text(k.v.s) // a constant prints at load
 		return
 	}
-	p := printPart{x: x, at: c.site(n), slot: -1}
+	p := printPart{x: x, at: c.site(n.X), slot: -1}
 	switch x := x.(type) {
 	case *slotX:
 		p.slot = int32(x.slot)
@@ -455,6 +472,8 @@ func (c *compiler) inits(fr *jinja.Frame, skip []string) []frameInit {
 		in := frameInit{slot: s.Slot}
 		if s.Outer != nil {
 			in.from = c.symbolRef(s.Outer, fr)
+		} else {
+			in.undef = c.undefinedName(s.Name, "no value was assigned to it yet")
 		}
 		out = append(out, in)
 	}
@@ -485,6 +504,8 @@ func (c *compiler) macroDef(n jinja.Node, name string, params []*jinja.Param, fr
 			mp := macroParam{name: p.Name, slot: fr.Lookup(p.Name).Slot}
 			if p.Default != nil {
 				mp.def = c.expr(p.Default)
+			} else {
+				mp.undef = c.undefinedName(p.Name, fmt.Sprintf("parameter %q of macro %s was not provided", p.Name, name))
 			}
 			d.params = append(d.params, mp)
 			names = append(names, p.Name)
@@ -541,12 +562,21 @@ func (c *compiler) symbolRef(s *jinja.Symbol, fr *jinja.Frame) expr {
 	}
 	hops := s.Hops(fr)
 	if hops < 0 {
-		return &constX{v: undefined}
+		return &constX{v: c.undefinedName(s.Name, "no value is bound to it here")}
 	}
 	if hops == 0 {
 		return &slotX{slot: s.Slot}
 	}
 	return &outerX{hops: hops, slot: s.Slot}
+}
+
+// undefinedName is the value of a name not bound at run time: undefined,
+// and in a strict template the strict undefined value that says why.
+func (c *compiler) undefinedName(name, why string) Value {
+	if !c.opt.Strict {
+		return undefined
+	}
+	return strictUndefined(&missing{what: name, hint: why})
 }
 
 // what names an expression in messages, kept short.
@@ -598,12 +628,12 @@ func (c *compiler) expr(x jinja.Expr) expr {
 	case *jinja.DictExpr:
 		return c.fold(&dictX{at: c.site(x), keys: c.exprs(x.Keys), vals: c.exprs(x.Values)})
 	case *jinja.AttrExpr:
-		return &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X), method: slices.Contains(dictMethods, x.Name)}
+		return &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X), full: what(x), method: slices.Contains(dictMethods, x.Name)}
 	case *jinja.IndexExpr:
 		if s, ok := x.Index.(*jinja.SliceExpr); ok {
 			return &sliceX{at: c.site(x), x: c.expr(x.X), start: c.optExpr(s.Start), stop: c.optExpr(s.Stop), step: c.optExpr(s.Step)}
 		}
-		return &itemX{at: c.site(x), x: c.expr(x.X), key: c.expr(x.Index), what: what(x.X)}
+		return &itemX{at: c.site(x), x: c.expr(x.X), key: c.expr(x.Index), what: what(x.X), full: what(x)}
 	case *jinja.CallExpr:
 		return c.call(x)
 	case *jinja.FilterExpr:
@@ -623,7 +653,7 @@ func (c *compiler) expr(x jinja.Expr) expr {
 	case *jinja.UnaryExpr:
 		switch x.Op {
 		case "not":
-			return &notX{x: c.expr(x.X)}
+			return &notX{at: c.site(x), x: c.expr(x.X)}
 		case "-":
 			return c.fold(&negX{at: c.site(x), x: c.expr(x.X), neg: true})
 		}
@@ -632,9 +662,9 @@ func (c *compiler) expr(x jinja.Expr) expr {
 		l, r := c.expr(x.L), c.expr(x.R)
 		switch x.Op {
 		case "and":
-			return &andX{l: l, r: r}
+			return &andX{at: c.site(x.L), l: l, r: r}
 		case "or":
-			return &orX{l: l, r: r}
+			return &orX{at: c.site(x.L), l: l, r: r}
 		}
 		return &binX{at: c.site(x), op: x.Op, l: l, r: r}
 	case *jinja.ConcatExpr:
@@ -646,7 +676,7 @@ func (c *compiler) expr(x jinja.Expr) expr {
 		}
 		return cx
 	case *jinja.CondExpr:
-		return &condX{test: c.expr(x.Test), then: c.expr(x.Then), els: c.optExpr(x.Else)}
+		return &condX{at: c.site(x.Test), test: c.expr(x.Test), then: c.expr(x.Then), els: c.optExpr(x.Else)}
 	case *jinja.SliceExpr:
 		c.fail(x, "a slice outside brackets")
 	}
@@ -675,7 +705,7 @@ func (c *compiler) constant(x *jinja.ConstExpr) Value {
 	case float64:
 		return floatValue(v)
 	case *big.Int:
-		c.fail(x, "integer %s is beyond the 64-bit range templates compute in", v)
+		return bigValue(v)
 	}
 	c.fail(x, "internal error: constant %T", x.Value)
 	return Value{}

@@ -24,10 +24,16 @@ type dictKey struct {
 // (lists, dicts, objects).
 func keyOf(v Value) (dictKey, bool) {
 	switch v.k {
+	case Undefined:
+		// Jinja's Undefined hashes, every one as the same key; a strict
+		// one raises when hashed (and is refused by the caller).
+		return dictKey{k: Undefined}, v.ref == nil
 	case String:
 		return dictKey{k: String, s: v.s}, true
 	case Int, Bool:
 		return dictKey{k: Int, n: v.n}, true
+	case BigInt:
+		return dictKey{k: BigInt, s: bigString(v)}, true
 	case Float:
 		f := v.float()
 		if f == math.Trunc(f) && math.Abs(f) < 1<<62 {

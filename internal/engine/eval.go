@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math/big"
 )
 
 // Compiled expressions. The compiler (compile.go) turns each Jinja
@@ -39,7 +40,8 @@ type attrX struct {
 	at     site
 	x      expr
 	name   string
-	what   string // the expression, for messages
+	what   string // the expression x, for messages
+	full   string // the whole expression, x.name
 	method bool   // name is a dict method: on a dict, x.name is the method, as in Python, never the key
 }
 
@@ -50,19 +52,42 @@ func (x *attrX) eval(st *state) Value {
 			if r, ok := m[x.name]; ok {
 				return FromGo(r)
 			}
-			return undefined
+			return x.miss(st, v)
 		}
 	}
 	st.at = &x.at
 	r, err := getAttr(v, x.name)
 	if err != nil {
-		st.fail(&x.at, undefinedAttr(x.what, x.name, err))
+		st.fail(&x.at, undefinedAttr(v, x.what, x.name, err))
+	}
+	if r.k == Undefined && r.ref == nil {
+		return x.miss(st, v)
 	}
 	return r
 }
 
-func undefinedAttr(what, name string, err error) error {
+// miss is the value of x.name not found in v.
+func (x *attrX) miss(st *state, v Value) Value {
+	if !st.strict {
+		return undefined
+	}
+	m := &missing{at: &x.at, what: x.full, base: v, name: strValue(x.name), attr: true}
+	if l, ok := v.ref.(*loopObj); ok {
+		switch {
+		case x.name == "previtem" && l.index == 0:
+			m.base, m.hint = undefined, "there is no previous item: this is the loop's first iteration"
+		case x.name == "nextitem":
+			m.base, m.hint = undefined, "there is no next item: this is the loop's last iteration"
+		}
+	}
+	return strictUndefined(m)
+}
+
+func undefinedAttr(v Value, what, name string, err error) error {
 	if errors.Is(err, errUndefinedUse) {
+		if ue := undefinedUse(v, fmt.Sprintf("looked into for its attribute %q", name)); ue != nil {
+			return ue
+		}
 		return fmt.Errorf("%s is undefined, so it has no attribute %q", what, name)
 	}
 	return err
@@ -72,7 +97,8 @@ type itemX struct {
 	at   site
 	x    expr
 	key  expr
-	what string
+	what string // the expression x, for messages
+	full string // the whole expression, x[key]
 }
 
 func (x *itemX) eval(st *state) Value {
@@ -83,9 +109,16 @@ func (x *itemX) eval(st *state) Value {
 	if err != nil {
 		if errors.Is(err, errUndefinedUse) {
 			ks, _ := reprString(k)
+			if ue := undefinedUse(v, "looked into for its item "+ks); ue != nil {
+				st.fail(&x.at, ue)
+			}
 			st.fail(&x.at, fmt.Errorf("%s is undefined, so it has no item %s", x.what, ks))
 		}
 		st.fail(&x.at, err)
+	}
+	if r.k == Undefined && r.ref == nil && st.strict {
+		st.mustUse(&x.at, k, "used as a key")
+		return st.miss(&x.at, x.full, v, k, false)
 	}
 	return r
 }
@@ -138,6 +171,7 @@ func (x *dictX) eval(st *state) Value {
 	for i := range x.keys {
 		k := x.keys[i].eval(st)
 		if !d.Set(k, x.vals[i].eval(st)) {
+			st.mustUse(&x.at, k, "used as a dict key")
 			t := unhashable(k)
 			if t == "" {
 				t = typeName(k)
@@ -148,9 +182,12 @@ func (x *dictX) eval(st *state) Value {
 	return DictValue(d)
 }
 
-type notX struct{ x expr }
+type notX struct {
+	at site
+	x  expr
+}
 
-func (x *notX) eval(st *state) Value { return boolValue(!truthy(x.x.eval(st))) }
+func (x *notX) eval(st *state) Value { return boolValue(!st.truth(&x.at, x.x.eval(st))) }
 
 type negX struct {
 	at  site
@@ -166,9 +203,14 @@ func (x *negX) eval(st *state) Value {
 			return intValue(v.n)
 		}
 		if v.n == -1<<63 {
-			st.fail(&x.at, errOverflow)
+			return bigValue(new(big.Int).Neg(toBig(v)))
 		}
 		return intValue(-v.n)
+	case BigInt:
+		if !x.neg {
+			return v
+		}
+		return bigValue(new(big.Int).Neg(toBig(v)))
 	case Float:
 		if x.neg {
 			return floatValue(-v.float())
@@ -180,6 +222,7 @@ func (x *negX) eval(st *state) Value {
 		op = "+"
 	}
 	if v.k == Undefined {
+		st.mustUse(&x.at, v, "used in unary "+op)
 		st.fail(&x.at, fmt.Errorf("unary %s of an undefined value", op))
 	}
 	st.fail(&x.at, fmt.Errorf("bad operand type for unary %s: %s", op, typeName(v)))
@@ -187,19 +230,25 @@ func (x *negX) eval(st *state) Value {
 }
 
 // andX and orX return an operand, as Python's and/or do.
-type andX struct{ l, r expr }
+type andX struct {
+	at   site
+	l, r expr
+}
 
 func (x *andX) eval(st *state) Value {
-	if l := x.l.eval(st); !truthy(l) {
+	if l := x.l.eval(st); !st.truth(&x.at, l) {
 		return l
 	}
 	return x.r.eval(st)
 }
 
-type orX struct{ l, r expr }
+type orX struct {
+	at   site
+	l, r expr
+}
 
 func (x *orX) eval(st *state) Value {
-	if l := x.l.eval(st); truthy(l) {
+	if l := x.l.eval(st); st.truth(&x.at, l) {
 		return l
 	}
 	return x.r.eval(st)
@@ -315,7 +364,8 @@ func compareOp(st *state, at *site, op string, a, b Value) bool {
 		var err error
 		st.at = at
 		if c, err = compare(a, b); err != nil {
-			if a.k == Undefined || b.k == Undefined {
+			var ue *undefinedError
+			if (a.k == Undefined || b.k == Undefined) && !errors.As(err, &ue) {
 				err = fmt.Errorf("an undefined value compared with %s", op)
 			}
 			st.fail(at, err)
@@ -345,11 +395,12 @@ func fastEqual(st *state, at *site, a, b Value) bool {
 }
 
 type condX struct {
-	test, then, els expr // els nil: undefined
+	at              site
+	test, then, els expr // els nil: undefined (a lenient one, even in a strict template, as in Jinja)
 }
 
 func (x *condX) eval(st *state) Value {
-	if truthy(x.test.eval(st)) {
+	if st.truth(&x.at, x.test.eval(st)) {
 		return x.then.eval(st)
 	}
 	if x.els == nil {

@@ -115,6 +115,7 @@ func (st *state) print(at *site, v Value) {
 		st.WriteString(v.s)
 		return
 	case Undefined:
+		st.mustUse(at, v, "printed")
 		return
 	case Int:
 		var buf [24]byte
@@ -141,13 +142,14 @@ func (st *state) outputFull(at *site) {
 // ifNode is {% if %}…{% elif %}…{% else %}…{% endif %}.
 type ifNode struct {
 	conds  []expr
+	at     []site // of each condition
 	bodies []body // one per condition
 	els    body
 }
 
 func (n *ifNode) exec(st *state) flow {
 	for i, c := range n.conds {
-		if truthy(c.eval(st)) {
+		if st.truth(&n.at[i], c.eval(st)) {
 			return n.bodies[i].exec(st)
 		}
 	}

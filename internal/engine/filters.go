@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,7 +25,7 @@ func init() {
 		&builtinDef{name: "batch", in: kSeq, params: []param{req("linecount"), opt("fill_with", none0)}, fn: filterBatch},
 		&builtinDef{name: "capitalize", in: kString, out: outString, fn: strFilter(pyCapitalize)},
 		&builtinDef{name: "center", in: kString, out: outString, params: []param{opt("width", intValue(80))}, fn: filterCenter},
-		&builtinDef{name: "default", out: outInOrArg, params: []param{opt("default_value", strValue("")), opt("boolean", vFalse)}, fn: filterDefault},
+		&builtinDef{name: "default", undef: true, out: outInOrArg, params: []param{takesUndefined(opt("default_value", strValue(""))), opt("boolean", vFalse)}, fn: filterDefault},
 		&builtinDef{name: "dictsort", in: kObject, params: []param{opt("case_sensitive", vFalse), opt("by", strValue("key")), opt("reverse", vFalse)}, fn: filterDictsort},
 		&builtinDef{name: "escape", out: outString, fn: filterEscape},
 		&builtinDef{name: "filesizeformat", in: kNumber | kString, out: outString, params: []param{opt("binary", vFalse)}, fn: filterFilesize},
@@ -35,7 +36,7 @@ func init() {
 		&builtinDef{name: "groupby", in: kArray, params: []param{req("attribute"), opt("default", none0), opt("case_sensitive", vFalse)}, fn: filterGroupby},
 		&builtinDef{name: "indent", in: kString, out: outString, params: []param{opt("width", intValue(4)), opt("first", vFalse), opt("blank", vFalse)}, fn: filterIndent},
 		&builtinDef{name: "int", out: outInt, params: []param{opt("default", intValue(0)), opt("base", intValue(10))}, fn: filterInt},
-		&builtinDef{name: "items", in: kObject, fn: filterItems},
+		&builtinDef{name: "items", undef: true, in: kObject, fn: filterItems},
 		&builtinDef{name: "join", in: kIter, out: outString, params: []param{opt("d", strValue("")), opt("attribute", none0)}, fn: filterJoin},
 		&builtinDef{name: "last", in: kSeq, out: outElem, fn: filterLast},
 		&builtinDef{name: "length", in: kIter, out: outInt, fn: filterLength},
@@ -48,7 +49,7 @@ func init() {
 		&builtinDef{name: "min", in: kSeq, params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return minMax(st, in, a, -1)
 		}},
-		&builtinDef{name: "pprint", out: outString, fn: filterPprint},
+		&builtinDef{name: "pprint", undef: true, out: outString, fn: filterPprint},
 		refuse("random", "it picks at random, which would make a prompt non-reproducible"),
 		&builtinDef{name: "reject", in: kIter, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, false)},
 		&builtinDef{name: "rejectattr", in: kArray, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, true)},
@@ -121,9 +122,11 @@ func strFilter(f func(string) string) builtinFn {
 
 func filterAbs(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	switch in.k {
+	case BigInt:
+		return bigValue(new(big.Int).Abs(toBig(in))), nil
 	case Int, Bool:
 		if in.n == math.MinInt64 {
-			return Value{}, errOverflow
+			return bigValue(new(big.Int).Abs(toBig(in))), nil
 		}
 		if in.n < 0 {
 			return intValue(-in.n), nil
@@ -182,7 +185,7 @@ func filterBatch(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		}
 		out = append(out, listValue(row))
 	}
-	return listValue(orEmptyValues(out)), nil
+	return lazySeq("generator", listValue(orEmptyValues(out)), nil)
 }
 
 func orEmptyValues(v []Value) []Value {
@@ -459,7 +462,7 @@ func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[0], a[1])
+	get, err := attrGetter(st, a[0], a[1])
 	if err != nil {
 		return Value{}, err
 	}
@@ -490,7 +493,7 @@ func filterGroupby(st *state, in Value, a []Value, _ *extra) (Value, error) {
 
 // attrGetter makes Jinja's make_attrgetter: a dotted path of attributes or
 // integer indexes ("user.name", "tags.0"), with a default for undefined.
-func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
+func attrGetter(st *state, attr Value, def Value) (func(Value) (Value, error), error) {
 	var parts []Value
 	switch attr.k {
 	case String:
@@ -512,8 +515,13 @@ func attrGetter(attr Value, def Value) (func(Value) (Value, error), error) {
 	return func(v Value) (Value, error) {
 		var err error
 		for _, p := range parts {
+			base := v
 			if v, err = getItem(v, p); err != nil {
 				return Value{}, err
+			}
+			if v.k == Undefined && v.ref == nil && st.strict && def.k == None {
+				what, _ := str1(attr)
+				v = strictUndefined(&missing{at: st.at, what: fmt.Sprintf("attribute %q of an item", what), base: base, name: p, attr: p.k == String})
 			}
 		}
 		if v.k == Undefined && def.k != None {
@@ -603,6 +611,8 @@ func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		return Value{}, fmt.Errorf("int: the value is undefined")
 	case Int, Bool:
 		return intValue(in.n), nil
+	case BigInt:
+		return in, nil
 	case Float:
 		return floatToInt(in.float(), a[0])
 	case String:
@@ -610,8 +620,11 @@ func filterInt(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		if n, ok, err := pyParseInt(in.s, base); err != nil || ok {
-			return intValue(n), err
+		if n, ok, big := pyParseInt(in.s, base); big != nil || ok {
+			if big != nil {
+				return bigValue(big), nil
+			}
+			return intValue(n), nil
 		}
 		if f, ok := parsePyFloat(in.s); ok {
 			if math.IsInf(f, 0) {
@@ -634,7 +647,7 @@ func floatToInt(f float64, def Value) (Value, error) {
 	case math.IsInf(f, 0):
 		return Value{}, fmt.Errorf("cannot convert float infinity to integer")
 	case f >= 1<<63 || f < -(1<<63):
-		return Value{}, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", strconv.FormatFloat(math.Trunc(f), 'g', -1, 64))
+		return floatBig(f), nil
 	}
 	return intValue(int64(f)), nil
 }
@@ -643,8 +656,8 @@ func floatToInt(f float64, def Value) (Value, error) {
 // a sign, a prefix (0x, 0o, 0b) where the base allows it, digits with
 // single underscores between them; base 0 takes the base from the prefix
 // and refuses a decimal with a leading zero. ok is false when Python
-// would raise ValueError; err is set when the number is beyond 64 bits.
-func pyParseInt(s string, base int64) (n int64, ok bool, err error) {
+// would raise ValueError; big is the number when it is beyond 64 bits.
+func pyParseInt(s string, base int64) (n int64, ok bool, big *big.Int) {
 	s = strings.TrimSpace(s)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
@@ -675,27 +688,27 @@ func pyParseInt(s string, base int64) (n int64, ok bool, err error) {
 		return 0, false, nil
 	}
 	u, perr := strconv.ParseUint(strings.ReplaceAll(s, "_", ""), int(base), 64)
-	if perr != nil {
-		if errors.Is(perr, strconv.ErrRange) {
-			return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
-		}
+	if perr != nil && !errors.Is(perr, strconv.ErrRange) {
 		return 0, false, nil
 	}
 	switch {
+	case perr != nil:
 	case neg && u <= 1<<63:
 		return -int64(u), true, nil
 	case !neg && u < 1<<63:
 		return int64(u), true, nil
 	}
-	return 0, false, fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", s)
+	b, _ := parseBigInt(s, int(base), neg)
+	return 0, false, b
 }
 
 func filterItems(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	switch in.k {
 	case Undefined:
-		return listValue([]Value{}), nil
+		return lazySeq("generator", listValue([]Value{}), nil)
 	case Dict:
-		return itemsOf(st, in)
+		v, err := itemsOf(st, in)
+		return lazySeq("generator", v, err)
 	}
 	return Value{}, fmt.Errorf("items needs a dict, not %s", typeName(in))
 }
@@ -728,7 +741,7 @@ func filterJoin(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return s, err
 		}
 	}
-	get, err := attrGetter(a[1], none)
+	get, err := attrGetter(st, a[1], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -832,7 +845,7 @@ func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		if def.k == Undefined {
 			def = none
 		}
-		get, err := attrGetter(attr, def)
+		get, err := attrGetter(st, attr, def)
 		if err != nil {
 			return Value{}, err
 		}
@@ -850,7 +863,7 @@ func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		f = func(v Value) (Value, error) { return d.fn(st, v, args, fex) }
+		f = func(v Value) (Value, error) { return d.invoke(st, v, args, fex) }
 	default:
 		return Value{}, fmt.Errorf("map needs a filter name or attribute=")
 	}
@@ -860,7 +873,7 @@ func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 			return Value{}, err
 		}
 	}
-	return listValue(out), nil
+	return lazySeq("generator", listValue(out), nil)
 }
 
 func minMax(st *state, in Value, a []Value, sign int) (Value, error) {
@@ -874,7 +887,7 @@ func minMax(st *state, in Value, a []Value, sign int) (Value, error) {
 	if len(items) == 0 {
 		return undefined, nil
 	}
-	get, err := attrGetter(a[1], none)
+	get, err := attrGetter(st, a[1], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -934,7 +947,7 @@ func selectFilter(keep, byAttr bool) builtinFn {
 			if len(rest) == 0 {
 				return Value{}, fmt.Errorf("selectattr and rejectattr need an attribute name")
 			}
-			g, err := attrGetter(rest[0], none)
+			g, err := attrGetter(st, rest[0], none)
 			if err != nil {
 				return Value{}, err
 			}
@@ -959,7 +972,7 @@ func selectFilter(keep, byAttr bool) builtinFn {
 				return Value{}, err
 			}
 			test = func(v Value) (bool, error) {
-				r, err := d.fn(st, v, args, tex)
+				r, err := d.invoke(st, v, args, tex)
 				return truthy(r), err
 			}
 		}
@@ -977,7 +990,7 @@ func selectFilter(keep, byAttr bool) builtinFn {
 				out = append(out, it)
 			}
 		}
-		return listValue(orEmptyValues(out)), nil
+		return lazySeq("generator", listValue(orEmptyValues(out)), nil)
 	}
 }
 
@@ -1040,11 +1053,18 @@ func filterReverse(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	}
 	out := slices.Clone(items)
 	slices.Reverse(out)
-	return listValue(orEmptyValues(out)), nil
+	kind := "list_reverseiterator"
+	switch in.k {
+	case Tuple:
+		kind = "reversed"
+	case Dict:
+		kind = "dict_reversekeyiterator"
+	}
+	return lazySeq(kind, listValue(orEmptyValues(out)), nil)
 }
 
 func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
-	if !in.isNumber() {
+	if !in.isNumber() && in.k != BigInt {
 		return Value{}, fmt.Errorf("round needs a number, not %s", typeName(in))
 	}
 	p, err := argInt("round", "precision", a[0])
@@ -1058,9 +1078,19 @@ func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if method == "common" && in.k != Float {
 		// Python's round() of an integer is an integer: unchanged, or
 		// rounded half to even to a multiple of 10**-precision.
-		return roundInt(in.n, p)
+		if in.k == BigInt {
+			return roundBig(st, toBig(in), p)
+		}
+		r, err := roundInt(in.n, p)
+		if errors.Is(err, errOverflow) {
+			return roundBig(st, toBig(in), p)
+		}
+		return r, err
 	}
-	f := toFloat(in)
+	f, err := numFloat(in)
+	if err != nil {
+		return Value{}, err
+	}
 	switch method {
 	case "common":
 		// Python's round(), which Jinja calls, rounds half to even on the
@@ -1078,6 +1108,28 @@ func filterRound(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	}
 	scale := math.Pow(10, float64(p))
 	return floatValue(math.Floor(f*scale) / scale), nil
+}
+
+// roundBig is Python's round(n, precision) of an integer, in big
+// integers: half to even, to a multiple of 10**-precision.
+func roundBig(st *state, n *big.Int, p int64) (Value, error) {
+	if p >= 0 {
+		return bigValue(n), nil
+	}
+	if -p > int64(n.BitLen()) {
+		return intValue(0), nil // 10**-p > |n|*2: rounds to 0
+	}
+	m := new(big.Int).Exp(big.NewInt(10), big.NewInt(-p), nil)
+	q, r := new(big.Int).QuoRem(n, m, new(big.Int))
+	if r.Sign() < 0 {
+		q.Sub(q, big.NewInt(1))
+		r.Add(r, m)
+	}
+	switch c := new(big.Int).Lsh(r, 1).Cmp(m); {
+	case c > 0, c == 0 && q.Bit(0) == 1:
+		q.Add(q, big.NewInt(1))
+	}
+	return bigValue(q.Mul(q, m)), nil
 }
 
 // roundInt is Python's round(n, precision) of an integer.
@@ -1135,7 +1187,7 @@ func filterSlice(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		}
 		out = append(out, listValue(orEmptyValues(row)))
 	}
-	return listValue(out), nil
+	return lazySeq("generator", listValue(out), nil)
 }
 
 func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1157,7 +1209,7 @@ func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	}
 	getters := make([]func(Value) (Value, error), len(attrs))
 	for i, at := range attrs {
-		if getters[i], err = attrGetter(at, none); err != nil {
+		if getters[i], err = attrGetter(st, at, none); err != nil {
 			return Value{}, err
 		}
 	}
@@ -1237,7 +1289,7 @@ func filterSum(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err := st.spend(int64(len(items))); err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[0], none)
+	get, err := attrGetter(st, a[0], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -1382,7 +1434,7 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	if err := st.spend(int64(len(items))); err != nil {
 		return Value{}, err
 	}
-	get, err := attrGetter(a[1], none)
+	get, err := attrGetter(st, a[1], none)
 	if err != nil {
 		return Value{}, err
 	}
@@ -1398,6 +1450,9 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return Value{}, err
 		}
 		hk, ok := keyOf(foldCase(k, cs))
+		if err := undefinedUse(k, "hashed by unique"); err != nil {
+			return Value{}, err
+		}
 		if k.k == Undefined {
 			hk, ok = dictKey{k: Undefined}, true // Undefined is hashable, all equal
 		}
@@ -1409,7 +1464,7 @@ func filterUnique(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			out = append(out, it)
 		}
 	}
-	return listValue(orEmptyValues(out)), nil
+	return lazySeq("generator", listValue(orEmptyValues(out)), nil)
 }
 
 // filterURLEncode is Jinja's do_urlencode: a string (or any value that

@@ -89,7 +89,7 @@ func globalRange(st *state, _ Value, a []Value, _ *extra) (Value, error) {
 	for i := range out {
 		out[i] = intValue(start + int64(i)*step)
 	}
-	return listValue(out), nil
+	return lazySeq("range", listValue(out), nil)
 }
 
 func globalDict(st *state, _ Value, _ []Value, ex *extra) (Value, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strings"
 
@@ -16,9 +17,11 @@ import (
 //
 //   - nil and a nil pointer, map, slice or interface are None;
 //   - strings (and named string types) are strings; bools are booleans;
-//     every integer type is an integer (a uint64 beyond the int64 range is
-//     an error naming the template, never a float); float32 and float64
+//     every integer type is an integer (a uint64 beyond the int64 range,
+//     a *big.Int, is one of any size, never a float); float32 and float64
 //     are floats; json.Number is an integer or a float;
+//   - a json.RawMessage is the JSON value it holds, read as Python's
+//     json.loads reads it: objects keep the order of their keys;
 //   - slices and arrays are lists ([]byte is bytes: an image for the image
 //     filter, printed as Python prints bytes);
 //   - maps are dicts: string-keyed (and any key type, compared as Python
@@ -78,7 +81,11 @@ func FromGo(v any) Value {
 		if !strings.ContainsAny(x.String(), ".eE") {
 			i, err := x.Int64()
 			if err != nil {
-				panic(hostError{fmt.Errorf("integer %s is beyond the 64-bit range templates compute in", x)})
+				b, ok := new(big.Int).SetString(x.String(), 10)
+				if !ok {
+					panic(hostError{fmt.Errorf("invalid number %s", x)})
+				}
+				return bigValue(b)
 			}
 			return intValue(i)
 		}
@@ -92,6 +99,17 @@ func FromGo(v any) Value {
 			return none
 		}
 		return objectValue(hostBytes(x))
+	case *big.Int:
+		if x == nil {
+			return none
+		}
+		return bigValue(new(big.Int).Set(x))
+	case json.RawMessage:
+		d, err := DecodeJSON(x)
+		if err != nil {
+			panic(hostError{fmt.Errorf("invalid JSON value: %w", err)})
+		}
+		return d
 	}
 	return fromReflect(reflect.ValueOf(v))
 }
@@ -112,13 +130,6 @@ type hostStruct struct{ v, p reflect.Value }
 
 // hostOpaque is a function, channel or other value a template cannot use.
 type hostOpaque struct{ typ string }
-
-// errIntRange reports a host integer a template cannot hold exactly.
-type errIntRange struct{ v uint64 }
-
-func (e errIntRange) Error() string {
-	return fmt.Sprintf("integer %d is beyond the 64-bit range templates compute in", e.v)
-}
 
 func fromReflect(rv reflect.Value) Value {
 	if !rv.IsValid() {
@@ -147,7 +158,7 @@ func fromReflect(rv reflect.Value) Value {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		u := rv.Uint()
 		if u > math.MaxInt64 {
-			panic(hostError{errIntRange{u}})
+			return bigValue(new(big.Int).SetUint64(u))
 		}
 		return intValue(int64(u))
 	case reflect.Float32:
@@ -225,6 +236,15 @@ func (s hostStruct) field(name string) (Value, bool) {
 		}
 	}
 	return Value{}, false
+}
+
+// fieldNames are the names of a struct's visible fields.
+func (s hostStruct) fieldNames() []string {
+	var out []string
+	for _, f := range jsonfields.Of(s.v.Type()) {
+		out = append(out, f.Name)
+	}
+	return out
 }
 
 // keys returns a host map's keys.

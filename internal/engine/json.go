@@ -135,6 +135,8 @@ func (w *jsonWriter) value(v Value, depth int) error {
 		}
 	case Int:
 		w.p.b = strconv.AppendInt(w.p.b, v.n, 10)
+	case BigInt:
+		w.p.b = append(w.p.b, bigString(v)...)
 	case Float:
 		f := v.float()
 		switch {
@@ -150,6 +152,9 @@ func (w *jsonWriter) value(v Value, depth int) error {
 	case String:
 		w.str(v.s)
 	case List, Tuple:
+		if sd, ok := v.ref.(*seqData); ok && sd.lazy != "" {
+			return fmt.Errorf("Object of type %s is not JSON serializable: make it a list first (| list)", sd.lazy)
+		}
 		n := seqLen(v)
 		if n == 0 {
 			w.p.b = append(w.p.b, "[]"...)

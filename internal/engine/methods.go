@@ -367,10 +367,13 @@ func init() {
 		}
 		m.dict = &builtinDef{name: name, params: params, out: out, fn: fn}
 	}
-	d("items", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) { return itemsOf(st, in) })
+	d("items", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
+		v, err := itemsOf(st, in)
+		return lazySeq("dict_items", v, err)
+	})
 	d("keys", outStrings, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		keys := dictKeys(in)
-		return listValue(keys), st.chargeItems(len(keys))
+		return lazySeq("dict_keys", listValue(keys), st.chargeItems(len(keys)))
 	})
 	d("values", outUnknown, nil, func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 		keys := dictKeys(in)
@@ -381,9 +384,9 @@ func init() {
 		for i, k := range keys {
 			out[i], _ = dictGet(in, k)
 		}
-		return listValue(out), nil
+		return lazySeq("dict_values", listValue(out), nil)
 	})
-	d("get", outMemberOf, []param{req("key"), opt("default", none)}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+	d("get", outMemberOf, []param{req("key"), takesUndefined(opt("default", none))}, func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 		if t := unhashable(a[0]); t != "" {
 			return Value{}, fmt.Errorf("unhashable type: '%s'", t)
 		}
@@ -812,6 +815,7 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 			return Value{}, fmt.Errorf("incomplete format")
 		}
 		var v Value
+		named := false // v is the mapping's value (which may be undefined)
 		if format[i] == '(' {
 			j := strings.IndexByte(format[i:], ')')
 			if j < 0 || mapping.k != Dict {
@@ -822,7 +826,7 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 			if !ok {
 				return Value{}, fmt.Errorf("format: key %q not found", key)
 			}
-			v = x
+			v, named = x, true
 			i += j + 1
 		}
 		// flags, width, precision
@@ -842,7 +846,7 @@ func percentFormatEscaped(st *state, format string, args Value, esc bool) (Value
 			b.WriteByte('%')
 			continue
 		}
-		if v.k == Undefined {
+		if !named {
 			if next >= len(items) {
 				return Value{}, fmt.Errorf("not enough arguments for format string")
 			}

@@ -21,7 +21,12 @@ var errUndefinedUse = errors.New("undefined value")
 // truthy is Python's bool(v).
 func truthy(v Value) bool {
 	switch v.k {
-	case Undefined, None:
+	case Undefined:
+		if v.ref != nil {
+			panic(failure{err: undefinedUse(v, "tested for truth")})
+		}
+		return false
+	case None:
 		return false
 	case Bool, Int:
 		return v.n != 0
@@ -39,6 +44,15 @@ func truthy(v Value) bool {
 	return true
 }
 
+// truth is truthy(v) for a construct at at: a strict undefined value is
+// an error placed there unless its lookup says where it was made.
+func (st *state) truth(at *site, v Value) bool {
+	if v.k == Undefined {
+		st.mustUse(at, v, "tested for truth")
+	}
+	return truthy(v)
+}
+
 // typeName names the value's type for messages, in words a template's
 // author knows (integer, string, mapping), not Python's abbreviations.
 func typeName(v Value) string {
@@ -49,7 +63,7 @@ func typeName(v Value) string {
 		return "None"
 	case Bool:
 		return "boolean"
-	case Int:
+	case Int, BigInt:
 		return "integer"
 	case Float:
 		return "float"
@@ -168,6 +182,9 @@ func (it *iterator) at(i int) Value {
 func iterate(v Value) (iterator, error) {
 	switch v.k {
 	case Undefined:
+		if err := undefinedUse(v, "iterated"); err != nil {
+			return iterator{}, err
+		}
 		return iterator{vals: []Value{}}, nil
 	case List, Tuple:
 		return iterator{seq: v, n: seqLen(v)}, nil
@@ -465,6 +482,18 @@ func equalDepth(a, b Value, depth int) (bool, error) {
 		}
 		return a.n == b.n, nil
 	}
+	if (a.k == BigInt || b.k == BigInt) && (a.isNumber() || a.k == BigInt) && (b.isNumber() || b.k == BigInt) {
+		c, ok := bigCompare(a, b)
+		return ok && c == 0, nil
+	}
+	if a.k == Undefined || b.k == Undefined {
+		if err := undefinedUse(a, "compared"); err != nil {
+			return false, err
+		}
+		if err := undefinedUse(b, "compared"); err != nil {
+			return false, err
+		}
+	}
 	if a.k != b.k {
 		return false, nil
 	}
@@ -594,6 +623,11 @@ func compareDepth(a, b Value, depth int) (int, error) {
 		return 0, nil
 	case a.k == String && b.k == String:
 		return strings.Compare(a.s, b.s), nil
+	case (a.k == BigInt || b.k == BigInt) && (a.isNumber() || a.k == BigInt) && (b.isNumber() || b.k == BigInt):
+		if c, ok := bigCompare(a, b); ok {
+			return c, nil
+		}
+		return 1, nil // NaN: every comparison false but >… as compare's callers see it
 	case a.isSeq() && a.k == b.k:
 		na, nb := seqLen(a), seqLen(b)
 		for i := 0; i < min(na, nb); i++ {
@@ -607,6 +641,12 @@ func compareDepth(a, b Value, depth int) (int, error) {
 			}
 		}
 		return cmpInt(int64(na), int64(nb)), nil
+	}
+	if err := undefinedUse(a, "compared"); err != nil {
+		return 0, err
+	}
+	if err := undefinedUse(b, "compared"); err != nil {
+		return 0, err
 	}
 	return 0, fmt.Errorf("'<' not supported between %s and %s", typeName(a), typeName(b))
 }
@@ -625,6 +665,9 @@ func cmpInt(a, b int64) int {
 func contains(container, item Value) (bool, error) {
 	switch container.k {
 	case Undefined:
+		if err := undefinedUse(container, "searched with in"); err != nil {
+			return false, err
+		}
 		return false, nil
 	case String:
 		if item.k != String {
@@ -642,6 +685,9 @@ func contains(container, item Value) (bool, error) {
 	case Dict:
 		if t := unhashable(item); t != "" {
 			return false, fmt.Errorf("unhashable type: '%s'", t)
+		}
+		if err := undefinedUse(item, "looked up as a key"); err != nil {
+			return false, err
 		}
 		_, ok := dictGet(container, item)
 		return ok, nil
@@ -671,13 +717,37 @@ func arith(st *state, op string, a, b Value) (Value, error) {
 		return percentFormat(st, a.s, b) // "%s" % undefined: str() of it, ""
 	}
 	if a.k == Undefined || b.k == Undefined {
+		if err := undefinedUse(a, "used in "+op); err != nil {
+			return Value{}, err
+		}
+		if err := undefinedUse(b, "used in "+op); err != nil {
+			return Value{}, err
+		}
 		return Value{}, errUndefinedUse
 	}
 	if a.isNumber() && b.isNumber() {
 		if a.k != Float && b.k != Float {
-			return intArith(op, a.n, b.n)
+			r, err := intArith(op, a.n, b.n)
+			if errors.Is(err, errOverflow) {
+				return bigArith(st, op, a, b) // beyond 64 bits: Python's int has no bound
+			}
+			return r, err
 		}
 		return floatArith(op, toFloat(a), toFloat(b))
+	}
+	if (a.k == BigInt || b.k == BigInt) && (a.isNumber() || a.k == BigInt) && (b.isNumber() || b.k == BigInt) {
+		if a.k != Float && b.k != Float {
+			return bigArith(st, op, a, b)
+		}
+		fa, err := numFloat(a)
+		if err != nil {
+			return Value{}, err
+		}
+		fb, err := numFloat(b)
+		if err != nil {
+			return Value{}, err
+		}
+		return floatArith(op, fa, fb)
 	}
 	switch op {
 	case "+":

@@ -27,11 +27,17 @@ var oracleNow = time.Date(2024, 7, 26, 9, 30, 0, 0, time.UTC)
 // values, which Jinja2 sees as undefined too.
 var optionalNames = []string{"a", "b", "missing_o", "missing_p", "undefined_x"}
 
-// renderStock renders template as the only template of a set whose entry
+// renderStock renders template as the only template of a lenient set
+// ("undefined": "lenient": Jinja2's default Undefined) whose entry
 // declares every name of vars (required) and optionalNames, through
 // manager.New on an in-memory file system: load, checks and render, as a
 // host calls them.
 func renderStock(template string, vars map[string]any) (string, error) {
+	return renderSet(template, vars, false)
+}
+
+// renderSet renders template in a set, strict or lenient.
+func renderSet(template string, vars map[string]any, strict bool) (string, error) {
 	names := make([]any, 0, len(vars)+len(optionalNames))
 	for k := range vars {
 		names = append(names, k)
@@ -42,9 +48,13 @@ func renderStock(template string, vars map[string]any) (string, error) {
 			names = append(names, map[string]any{"name": o, "required": false})
 		}
 	}
-	index, err := json.Marshal(map[string]any{"version": 1, "templates": map[string]any{
+	set := map[string]any{"version": 1, "templates": map[string]any{
 		"t": map[string]any{"path": "t.md", "variables": names},
-	}})
+	}}
+	if !strict {
+		set["undefined"] = "lenient"
+	}
+	index, err := json.Marshal(set)
 	if err != nil {
 		return "", err
 	}

@@ -21,31 +21,49 @@ import (
 // Jinja2's answers are recorded in testdata/oracle (see jinjaoracle.Golden):
 // without Python the test checks promptkit against them, and with Python
 // (always on CI) it checks them against Jinja2 too.
+//
+// Every snippet renders in both of promptkit's modes: a lenient set
+// against Jinja2's default Undefined (stock.json), and a strict set — the
+// default — against Jinja2's StrictUndefined (strict.json).
 func TestOracle(t *testing.T) {
-	rec := jinjaoracle.Record(t, "testdata/oracle/stock.json")
 	groups := make([]string, 0, len(snippets))
 	for g := range snippets {
 		groups = append(groups, g)
 	}
 	slices.Sort(groups)
-	total := 0
-	for _, g := range groups {
-		t.Run(g, func(t *testing.T) {
-			for i, tpl := range snippets[g] {
-				total++
-				t.Run(fmt.Sprint(i), func(t *testing.T) {
-					vars := fixture()
-					want := rec.Render(t, tpl, vars)
-					if jinjaoracle.IsOracleFailure(want.Err) {
-						t.Fatalf("the oracle could not render %q: %s", tpl, want.Err)
+	for _, mode := range oracleModes {
+		t.Run(mode.name, func(t *testing.T) {
+			rec := jinjaoracle.Record(t, mode.golden)
+			total := 0
+			for _, g := range groups {
+				t.Run(g, func(t *testing.T) {
+					for i, tpl := range snippets[g] {
+						total++
+						t.Run(fmt.Sprint(i), func(t *testing.T) {
+							vars := fixture()
+							want := rec.RenderEnv(t, jinjaoracle.Env{Strict: mode.strict}, tpl, vars)
+							if jinjaoracle.IsOracleFailure(want.Err) {
+								t.Fatalf("the oracle could not render %q: %s", tpl, want.Err)
+							}
+							got, err := renderSet(tpl, vars, mode.strict)
+							compare(t, tpl, want, got, err)
+						})
 					}
-					got, err := renderStock(tpl, vars)
-					compare(t, tpl, want, got, err)
 				})
 			}
+			t.Logf("%d snippets", total)
 		})
 	}
-	t.Logf("%d snippets", total)
+}
+
+// oracleModes are promptkit's two modes, each with Jinja2's answers.
+var oracleModes = []struct {
+	name   string
+	strict bool
+	golden string
+}{
+	{"lenient", false, "testdata/oracle/stock.json"},
+	{"strict", true, "testdata/oracle/strict.json"},
 }
 
 // TestOracleHuggingFace renders snippets in Hugging Face's chat-template

@@ -172,6 +172,8 @@ func printfConv(st *state, spec string, verb byte, v Value, esc bool) (string, e
 func printfInt(p printfSpec, verb byte, v Value) (sign, prefix, digits string, err error) {
 	var n big.Int
 	switch {
+	case v.k == BigInt:
+		n.Set(toBig(v))
 	case verb != 'd' && verb != 'i' && verb != 'u' && v.k != Int && v.k != Bool:
 		return "", "", "", fmt.Errorf("%%%c format: an integer is required, not %s", verb, typeName(v))
 	case !v.isNumber():

@@ -85,7 +85,7 @@ func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) 
 	st := statePool.Get().(*state)
 	st.lim = lim
 	st.max, st.mem, st.work, st.iters = lim.MaxOutput, lim.MaxMemory, lim.MaxWork, lim.MaxIterations
-	st.sink, st.over, st.depth, st.at = nil, false, 0, nil
+	st.sink, st.over, st.depth, st.at, st.strict = nil, false, 0, nil, t.strict
 	if chat {
 		st.sink = &st.chat
 	}
@@ -127,7 +127,12 @@ func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) 
 			st.root.slots[v.slot] = FromGo(x)
 		case v.has:
 			st.root.slots[v.slot] = v.def
+		default:
+			st.root.slots[v.slot] = v.undef
 		}
+	}
+	if t.inits != nil {
+		initFrame(st, t.inits)
 	}
 	t.root.exec(st)
 	if st.over {
@@ -199,6 +204,13 @@ func (st *state) renderError(r any, ctx context.Context) error {
 		at = st.at
 	}
 	kind, msg, cause := jinja.Render, err.Error(), unwrapCause(err)
+	var ue *undefinedError
+	if errors.As(err, &ue) {
+		if ue.m.at != nil {
+			at = ue.m.at // where the undefined value was made: the lookup that missed
+		}
+		cause = nil
+	}
 	var le *limitError
 	var re *raised
 	switch {
@@ -213,10 +225,17 @@ func (st *state) renderError(r any, ctx context.Context) error {
 	case errors.As(err, &re):
 		kind, msg, cause = jinja.Raised, re.msg, nil
 	}
+	var e *jinja.Error
 	if at == nil {
-		return &jinja.Error{Kind: kind, Msg: msg, Err: cause}
+		e = &jinja.Error{Kind: kind, Msg: msg, Err: cause}
+	} else {
+		e = jinja.At(at.src, at.pos, kind, msg, cause)
 	}
-	return jinja.At(at.src, at.pos, kind, msg, cause)
+	if ue != nil {
+		e.Kind = jinja.Undefined
+		e.Expr, e.Value, e.Suggest = ue.parts()
+	}
+	return e
 }
 
 // unwrapCause keeps a host's error (a MarshalText failure) for errors.As.

@@ -99,11 +99,14 @@ type state struct {
 	act   *activation
 	at    *site     // the construct being evaluated, for errors raised deep inside
 	sink  *chatSink // &chat in a render of messages, else nil
-	chat  chatSink
-	args  []Value    // scratch for call arguments
-	loops []*loopObj // loop objects of the loops running that reuse them (forDef.reuse), and spares
-	nloop int        // how many of loops are running
-	root  activation
+	// strict: a lookup that misses makes a strict undefined value
+	// (undefined.go), which is an error wherever it is used.
+	strict bool
+	chat   chatSink
+	args   []Value    // scratch for call arguments
+	loops  []*loopObj // loop objects of the loops running that reuse them (forDef.reuse), and spares
+	nloop  int        // how many of loops are running
+	root   activation
 }
 
 // takeLoop returns a loop object for a loop starting; putLoop gives it

@@ -51,14 +51,15 @@ func (t *target) assign(st *state, v Value) {
 // frameInit starts one symbol of a frame: as the value of its outer
 // binding, or undefined.
 type frameInit struct {
-	slot int
-	from expr // nil: undefined
+	slot  int
+	from  expr  // nil: undefined
+	undef Value // the undefined value it starts as, when from is nil
 }
 
 func initFrame(st *state, inits []frameInit) {
 	for _, in := range inits {
 		if in.from == nil {
-			st.act.slots[in.slot] = undefined
+			st.act.slots[in.slot] = in.undef
 		} else {
 			st.act.slots[in.slot] = in.from.eval(st)
 		}
@@ -234,7 +235,7 @@ func (d *forDef) loop(st *state, iterable Value, depth0 int, outer *activation) 
 		for i := 0; i < items.n; i++ {
 			v := items.at(i)
 			d.t.assign(st, v)
-			if truthy(d.cond.eval(st)) {
+			if st.truth(&d.at, d.cond.eval(st)) {
 				kept = append(kept, v)
 			}
 		}
@@ -316,9 +317,10 @@ type macroDef struct {
 }
 
 type macroParam struct {
-	name string
-	slot int
-	def  expr // nil: required
+	name  string
+	slot  int
+	def   expr  // nil: required
+	undef Value // its value when not passed and without a default
 }
 
 func (d *macroDef) exec(st *state) flow {

@@ -60,7 +60,7 @@ func (p *printer) write(s string) error {
 func (p *printer) str(v Value) error {
 	switch v.k {
 	case Undefined:
-		return nil
+		return undefinedUse(v, "converted to text")
 	case String:
 		return p.write(v.s)
 	case Object:
@@ -94,6 +94,8 @@ func (p *printer) repr(v Value, depth int) error {
 	case Int:
 		p.b = strconv.AppendInt(p.b, v.n, 10)
 		return nil
+	case BigInt:
+		return p.write(bigString(v))
 	case Float:
 		p.b = appendFloat(p.b, v.float())
 		return nil

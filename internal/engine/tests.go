@@ -17,9 +17,12 @@ func init() {
 		}}
 	}
 	stringTest := func(d *builtinDef) *builtinDef { d.in = kString; return d }
+	// The tests that ask about a value's kind or identity take an
+	// undefined one in a strict template too (Jinja2's do not use it).
+	asks := func(d *builtinDef) *builtinDef { d.undef = true; return d }
 	define(tests,
-		test1("boolean", func(v Value) bool { return v.k == Bool }),
-		test1("callable", func(v Value) bool {
+		asks(test1("boolean", func(v Value) bool { return v.k == Bool })),
+		asks(test1("callable", func(v Value) bool {
 			if v.k == Undefined {
 				return true // Jinja's Undefined has a __call__ (that raises)
 			}
@@ -28,10 +31,14 @@ func init() {
 				return true
 			}
 			return false
-		}),
-		test1("defined", func(v Value) bool { return v.k != Undefined }),
-		test1("undefined", func(v Value) bool { return v.k == Undefined }),
+		})),
+		asks(test1("defined", func(v Value) bool { return v.k != Undefined })),
+		asks(test1("undefined", func(v Value) bool { return v.k == Undefined })),
 		&builtinDef{name: "divisibleby", in: kInt, params: []param{req("num")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+			if (in.k == BigInt || a[0].k == BigInt) && in.isInteger() && a[0].isInteger() {
+				r, err := bigArith(st, "%", in, a[0])
+				return boolValue(err == nil && r.k == Int && r.n == 0), err
+			}
 			if in.isNumber() && a[0].isNumber() {
 				if in.k != Float && a[0].k != Float {
 					if a[0].n == 0 {
@@ -48,7 +55,7 @@ func init() {
 			return Value{}, fmt.Errorf("divisibleby needs numbers, not %s and %s", typeName(in), typeName(a[0]))
 		}},
 		cmp("eq", "=="), cmp("ne", "!="), cmp("lt", "<"), cmp("le", "<="), cmp("gt", ">"), cmp("ge", ">="),
-		test1("escaped", func(v Value) bool { return v.isMarkup() }),
+		asks(test1("escaped", func(v Value) bool { return v.isMarkup() })),
 		&builtinDef{name: "even", in: kInt, fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) {
 			r, err := mod2("even", in)
 			return boolValue(err == nil && r == 0), err
@@ -57,8 +64,8 @@ func init() {
 			r, err := mod2("odd", in)
 			return boolValue(err == nil && r == 1), err
 		}},
-		test1("false", func(v Value) bool { return v.k == Bool && v.n == 0 }),
-		test1("true", func(v Value) bool { return v.k == Bool && v.n == 1 }),
+		asks(test1("false", func(v Value) bool { return v.k == Bool && v.n == 0 })),
+		asks(test1("true", func(v Value) bool { return v.k == Bool && v.n == 1 })),
 		test1("filter", func(v Value) bool {
 			d, ok := filters[v.s]
 			return v.k == String && ok && d.refused == ""
@@ -67,9 +74,9 @@ func init() {
 			d, ok := tests[v.s]
 			return v.k == String && ok && d.refused == ""
 		}),
-		test1("float", func(v Value) bool { return v.k == Float }),
-		test1("integer", func(v Value) bool { return v.k == Int }),
-		&builtinDef{name: "in", params: []param{req("seq")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
+		asks(test1("float", func(v Value) bool { return v.k == Float })),
+		asks(test1("integer", func(v Value) bool { return v.k == Int || v.k == BigInt })),
+		&builtinDef{name: "in", undef: true, params: []param{req("seq")}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			ok, err := contains(a[0], in)
 			return boolValue(ok), err
 		}},
@@ -87,16 +94,18 @@ func init() {
 		}),
 		stringTest(test1("lower", func(v Value) bool { s, _ := str1(v); return pyIsLower(s) })),
 		stringTest(test1("upper", func(v Value) bool { s, _ := str1(v); return pyIsUpper(s) })),
-		test1("mapping", func(v Value) bool { return v.k == Dict }),
-		test1("none", func(v Value) bool { return v.k == None }),
-		test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool }),
-		&builtinDef{name: "sameas", params: []param{req("other")}, fn: func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
+		asks(test1("mapping", func(v Value) bool { return v.k == Dict })),
+		asks(test1("none", func(v Value) bool { return v.k == None })),
+		asks(test1("number", func(v Value) bool { return v.k == Int || v.k == Float || v.k == Bool || v.k == BigInt })),
+		&builtinDef{name: "sameas", undef: true, params: []param{takesUndefined(req("other"))}, fn: func(_ *state, in Value, a []Value, _ *extra) (Value, error) {
 			return boolValue(sameAs(in, a[0])), nil
 		}},
-		test1("sequence", func(v Value) bool {
-			return v.k == List || v.k == Tuple || v.k == Dict || v.k == String || v.k == Undefined
-		}),
-		test1("string", func(v Value) bool { return v.k == String }),
+		// A strict undefined value has no length, so it is no sequence
+		// (Jinja's test catches the error its len() raises).
+		asks(test1("sequence", func(v Value) bool {
+			return v.k == List || v.k == Tuple || v.k == Dict || v.k == String || (v.k == Undefined && v.ref == nil)
+		})),
+		asks(test1("string", func(v Value) bool { return v.k == String })),
 	)
 	alias(tests, "==", "eq")
 	alias(tests, "equalto", "eq")
@@ -115,6 +124,8 @@ func mod2(test string, v Value) (float64, error) {
 	switch v.k {
 	case Int, Bool:
 		return float64(v.n & 1), nil
+	case BigInt:
+		return float64(toBig(v).Bit(0)), nil
 	case Float:
 		r, err := floatArith("%", v.float(), 2)
 		return r.float(), err

@@ -26,6 +26,7 @@ const (
 	Tuple  // ref: *seqData
 	Dict   // ref: *Dict, map[string]any or a host map (hostMap)
 	Object // ref: one of the object types (namespace, macro, loop, host struct, …)
+	BigInt // an integer beyond the int64 range: ref *big.Int, never changed (bigint.go)
 )
 
 // Value is one Python value.
@@ -73,6 +74,20 @@ func (v Value) isSeq() bool    { return v.k == List || v.k == Tuple }
 type seqData struct {
 	items []Value
 	names []string
+	// lazy names the Python type of a lazy sequence the template made —
+	// a generator (map, select…), a range, a dict view, a reverse
+	// iterator — which prints as the list it makes but, as in Python, is
+	// no JSON (tojson refuses it); "" for a list or tuple.
+	lazy string
+}
+
+// lazySeq marks v, a list a builtin just made, as the lazy sequence
+// Python would have made (see seqData.lazy).
+func lazySeq(kind string, v Value, err error) (Value, error) {
+	if sd, ok := v.ref.(*seqData); ok && err == nil {
+		sd.lazy = kind
+	}
+	return v, err
 }
 
 // NewList makes a list value (for hosts of the engine that build values

@@ -210,9 +210,10 @@ type (
 	}
 	// AttrExpr is x.name.
 	AttrExpr struct {
-		Pos  Pos
-		X    Expr
-		Name string
+		Pos     Pos
+		X       Expr
+		Name    string
+		NamePos Pos // where Name is written: a method's, for messages about it
 	}
 	// IndexExpr is x[index]; a slice is an index of kind SliceExpr.
 	IndexExpr struct {
@@ -239,6 +240,7 @@ type (
 		Pos       Pos
 		X         Expr
 		Name      string
+		NamePos   Pos // where Name is written, for messages about it
 		Args      []Expr
 		Kwargs    []*Keyword
 		DynArgs   Expr
@@ -249,6 +251,7 @@ type (
 		Pos       Pos
 		X         Expr
 		Name      string
+		NamePos   Pos // where Name is written, for messages about it
 		Negated   bool
 		Args      []Expr
 		Kwargs    []*Keyword

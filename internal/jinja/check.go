@@ -33,6 +33,10 @@ type Spec struct {
 	Input Kinds
 	// Result is what it returns, as far as the type pass follows values.
 	Result Result
+	// TakesUndefined: a filter or test that takes an undefined input in a
+	// strict template (defined, default, …): a read of an optional
+	// variable as its input is guarded (guards.go).
+	TakesUndefined bool
 }
 
 // Result is the type a builtin returns, for the type pass: fixed kinds,
@@ -668,9 +672,14 @@ func (c *checker) name(n *NameExpr) {
 }
 
 // visibleNames are the names a misspelling may have meant: declared
-// variables and the bindings visible here.
+// variables, the bindings visible here and the global functions.
 func (c *checker) visibleNames() []string {
 	var out []string
+	for n, s := range c.cfg.Catalog.Globals {
+		if s.Refused == "" {
+			out = append(out, n)
+		}
+	}
 	for f := c.cur; f != nil; f = f.Parent {
 		for _, s := range f.Symbols {
 			if s.Kind != SymCaller {
@@ -751,9 +760,9 @@ func (c *checker) expr(x Expr) {
 		switch {
 		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
-			c.report(errUnknownFilter(x.Pos, x.Name, c.cfg.Catalog.Filters))
+			c.report(errUnknownFilter(x.NamePos, x.Name, c.cfg.Catalog.Filters))
 		case spec.Refused != "":
-			c.report(errRefused(x.Pos, "filter", x.Name, spec.Refused))
+			c.report(errRefused(x.NamePos, "filter", x.Name, spec.Refused))
 		case x.Name == "image":
 			// Its arguments are checked with the chat structure (chat.go),
 			// which says how to write it.
@@ -767,9 +776,9 @@ func (c *checker) expr(x Expr) {
 		switch {
 		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
-			c.report(errUnknownTest(x.Pos, x.Name, c.cfg.Catalog.Tests))
+			c.report(errUnknownTest(x.NamePos, x.Name, c.cfg.Catalog.Tests))
 		case spec.Refused != "":
-			c.report(errRefused(x.Pos, "test", x.Name, spec.Refused))
+			c.report(errRefused(x.NamePos, "test", x.Name, spec.Refused))
 		default:
 			c.arity(x.Pos, "test", x.Name, spec, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
 		}
@@ -802,7 +811,7 @@ func (c *checker) loopAttr(x *AttrExpr) {
 		return
 	}
 	if !slices.Contains(c.cfg.Catalog.Loop, x.Name) {
-		c.report(errLoopAttr(x.Pos, x.Name, c.cfg.Catalog.Loop))
+		c.report(errLoopAttr(x.NamePos, x.Name, c.cfg.Catalog.Loop))
 	}
 }
 
@@ -841,9 +850,9 @@ func (c *checker) call(x *CallExpr) {
 		switch {
 		case c.cfg.Lenient && (!ok || spec.Refused != ""):
 		case !ok:
-			c.report(errUnknownMethod(x.Pos, fn.Name, c.cfg.Catalog.Methods))
+			c.report(errUnknownMethod(fn.NamePos, fn.Name, c.cfg.Catalog.Methods))
 		case spec.Refused != "":
-			c.report(errRefused(x.Pos, "method", fn.Name, spec.Refused))
+			c.report(errRefused(fn.NamePos, "method", fn.Name, spec.Refused))
 		default:
 			c.arity(x.Pos, "method", fn.Name, spec, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)
 		}

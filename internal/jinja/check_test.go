@@ -101,7 +101,7 @@ var checkTests = []checkTest{
 	{"import with context", "{% import \"m.md\" as m with context %}", []string{"x"}, files{"m.md": "{{ x }}"}, nil},
 	{"macro sees later names", "{% macro m() %}{{ later }}{% endmacro %}{% set later = 1 %}{{ m() }}", nil, nil, nil},
 	{"loop outside for", "{{ loop.index }}", nil, nil, []string{"t.md:1:4: loop exists only inside a {% for %} loop"}},
-	{"loop in for", "{% for i in xs %}{{ loop.index }}{{ loop.nope }}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:37: loop has no attribute \"nope\"; it has: index, index0, first, last, length, cycle, changed"}},
+	{"loop in for", "{% for i in xs %}{{ loop.index }}{{ loop.nope }}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:42: loop has no attribute \"nope\"; it has: index, index0, first, last, length, cycle, changed"}},
 	{"loop call not recursive", "{% for i in xs %}{{ loop(i) }}{% endfor %}{% for i in xs recursive %}{{ loop(i) }}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:21: loop(…) recurses only in a loop marked recursive: {% for x in xs recursive %}"}},
 	{"loop in for filter", "{% for i in xs if loop.index %}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:19: loop exists only inside a {% for %} loop"}},
 	{"caller outside macro", "{{ caller() }}{{ varargs }}{{ kwargs }}", nil, nil, []string{"t.md:1:4: caller exists only inside a {% macro %}", "t.md:1:18: varargs exists only inside a {% macro %}", "t.md:1:31: kwargs exists only inside a {% macro %}"}},
@@ -111,13 +111,13 @@ var checkTests = []checkTest{
 	{"did you mean", "{{ usr_name }}", []string{"user_name"}, nil, []string{"t.md:1:4: undeclared variable \"usr_name\" (declare it in index.json); did you mean \"user_name\"?"}},
 	{"did you mean local", "{% set counter = 1 %}{{ countr }}", nil, nil, []string{"t.md:1:25: undeclared variable \"countr\" (declare it in index.json); did you mean \"counter\"?"}},
 	{"no suggestion for short names", "{{ ab }}", []string{"ax"}, nil, []string{"t.md:1:4: undeclared variable \"ab\" (declare it in index.json)"}},
-	{"unknown filter", "{{ x | shout }}", []string{"x"}, nil, []string{"t.md:1:4: filter \"shout\" is not supported; supported filters: default, image, join, length, replace, upper"}},
-	{"django filter", "{{ x | date }}", []string{"x"}, nil, []string{"t.md:1:4: filter \"date\" is Django's, not Jinja's; supported filters: default, image, join, length, replace, upper"}},
-	{"refused filter", "{{ x | safe }}", []string{"x"}, nil, []string{"t.md:1:4: filter \"safe\" is not supported: promptkit never HTML-escapes, so nothing needs marking safe"}},
-	{"unknown test", "{{ x is odd }}", []string{"x"}, nil, []string{"t.md:1:4: test \"odd\" is not supported; supported tests: defined, divisibleby, none, sameas"}},
-	{"refused test", "{{ x is escaped }}", []string{"x"}, nil, []string{"t.md:1:4: test \"escaped\" is not supported: promptkit has no markup values"}},
-	{"unknown method", "{{ x.shout() }}", []string{"x"}, nil, []string{"t.md:1:4: method shout(…) is not supported; supported methods: items, startswith, upper"}},
-	{"refused method", "{{ x.format(1) }}", []string{"x"}, nil, []string{"t.md:1:4: method \"format\" is not supported: use the format filter"}},
+	{"unknown filter", "{{ x | shout }}", []string{"x"}, nil, []string{"t.md:1:8: filter \"shout\" is not supported; supported filters: default, image, join, length, replace, upper"}},
+	{"django filter", "{{ x | date }}", []string{"x"}, nil, []string{"t.md:1:8: filter \"date\" is Django's, not Jinja's; supported filters: default, image, join, length, replace, upper"}},
+	{"refused filter", "{{ x | safe }}", []string{"x"}, nil, []string{"t.md:1:8: filter \"safe\" is not supported: promptkit never HTML-escapes, so nothing needs marking safe"}},
+	{"unknown test", "{{ x is odd }}", []string{"x"}, nil, []string{"t.md:1:9: test \"odd\" is not supported; supported tests: defined, divisibleby, none, sameas"}},
+	{"refused test", "{{ x is escaped }}", []string{"x"}, nil, []string{"t.md:1:9: test \"escaped\" is not supported: promptkit has no markup values"}},
+	{"unknown method", "{{ x.shout() }}", []string{"x"}, nil, []string{"t.md:1:6: method shout(…) is not supported; supported methods: items, startswith, upper"}},
+	{"refused method", "{{ x.format(1) }}", []string{"x"}, nil, []string{"t.md:1:6: method \"format\" is not supported: use the format filter"}},
 	{"refused global", "{{ lipsum() }}", nil, nil, []string{"t.md:1:4: global \"lipsum\" is not supported: prompts hold no placeholder text"}},
 	{"global ok", "{{ range(3) }}{% set ns = namespace(a=1) %}{{ ns.a }}", nil, nil, nil},
 	{"global arity", "{{ range() }}{{ range(1, 2, 3, 4) }}", nil, nil, []string{"t.md:1:4: function range takes 1 to 3 arguments", "t.md:1:17: function range takes 1 to 3 arguments"}},
@@ -179,11 +179,11 @@ var checkTests = []checkTest{
 	{"set block filters checked", "{% set s | shout %}x{% endset %}{% filter upper(1) %}y{% endfilter %}", nil, nil, []string{"t.md:1:12: filter \"shout\" is not supported; supported filters: default, image, join, length, replace, upper", "t.md:1:43: filter upper takes no arguments"}},
 	{"namespace attribute assignment reads ns", "{% set ns.x = 1 %}", nil, nil, []string{"t.md:1:8: undeclared variable \"ns\" (declare it in index.json)"}},
 	{"tuple assignment", "{% set a, (b, c) = 1, (2, 3) %}{{ a }}{{ b }}{{ c }}", nil, nil, nil},
-	{"loop cycle is an attribute", "{% for i in xs %}{{ loop.cycle(\"a\", \"b\") }}{{ loop.cycl(\"a\") }}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:47: loop has no attribute \"cycl\"; it has: index, index0, first, last, length, cycle, changed"}},
+	{"loop cycle is an attribute", "{% for i in xs %}{{ loop.cycle(\"a\", \"b\") }}{{ loop.cycl(\"a\") }}{% endfor %}", []string{"xs"}, nil, []string{"t.md:1:52: loop has no attribute \"cycl\"; did you mean \"cycle\"?"}},
 	{"nested loops loop is the inner", "{% for i in xs %}{% for j in i %}{{ loop.index }}{% endfor %}{{ loop.first }}{% endfor %}", []string{"xs"}, nil, nil},
 	{"same undeclared name twice", "{{ a }}{{ a }}", nil, nil, []string{"t.md:1:4: undeclared variable \"a\" (declare it in index.json)", "t.md:1:11: undeclared variable \"a\" (declare it in index.json)"}},
 	{"undeclared in a macro body reported once", "{% macro m() %}{{ a }}{% endmacro %}{{ m() }}{{ m() }}", nil, nil, []string{"t.md:1:19: undeclared variable \"a\" (declare it in index.json)"}},
-	{"every problem is reported", "{{ a | shout }}{{ b is odd }}{% break %}", nil, nil, []string{"t.md:1:4: undeclared variable \"a\" (declare it in index.json)", "t.md:1:4: filter \"shout\" is not supported; supported filters: default, image, join, length, replace, upper", "t.md:1:19: undeclared variable \"b\" (declare it in index.json)", "t.md:1:19: test \"odd\" is not supported; supported tests: defined, divisibleby, none, sameas", "t.md:1:30: {% break %} outside a {% for %} loop"}},
+	{"every problem is reported", "{{ a | shout }}{{ b is odd }}{% break %}", nil, nil, []string{"t.md:1:4: undeclared variable \"a\" (declare it in index.json)", "t.md:1:8: filter \"shout\" is not supported; supported filters: default, image, join, length, replace, upper", "t.md:1:19: undeclared variable \"b\" (declare it in index.json)", "t.md:1:24: test \"odd\" is not supported; supported tests: defined, divisibleby, none, sameas", "t.md:1:30: {% break %} outside a {% for %} loop"}},
 	{"macro default sees parameters", "{% macro m(a=1, c=a) %}{% endmacro %}", nil, nil, nil},
 	{"macro default sees later names", "{% macro m(c=later) %}{% endmacro %}{% set later = 3 %}", nil, nil, nil},
 	{"macro default undeclared", "{% macro m(c=nope) %}{% endmacro %}", nil, nil, []string{"t.md:1:14: undeclared variable \"nope\" (declare it in index.json)"}},
@@ -308,9 +308,9 @@ func TestCheckSupportedListsFollowTheCatalog(t *testing.T) {
 		Methods: map[string]Spec{"lower": {}, "split": {}},
 	}
 	_, err = Check(tr, &Config{Catalog: cat, Declared: []string{"x"}})
-	assert.EqualError(t, err, "t.md:1:4: filter \"shout\" is not supported; supported filters: alpha, zeta\n"+
-		"t.md:1:19: test \"odd\" is not supported; supported tests: even\n"+
-		"t.md:1:33: method shout(…) is not supported; supported methods: lower, split")
+	assert.EqualError(t, err, "t.md:1:8: filter \"shout\" is not supported; supported filters: alpha, zeta\n"+
+		"t.md:1:24: test \"odd\" is not supported; supported tests: even\n"+
+		"t.md:1:35: method shout(…) is not supported; supported methods: lower, split")
 }
 
 func TestProgramUsed(t *testing.T) {

@@ -36,6 +36,10 @@ const (
 	// the schema does not have, a filter, test, method or operator that
 	// needs another type); Name is the variable.
 	Mistyped
+	// Unguarded: an optional variable without a default read where no
+	// guard (is defined, default) covers it (guards.go); Name is the
+	// variable. A finding, not a refusal: the template loads.
+	Unguarded
 
 	// The kinds of a render's problems (internal/engine).
 
@@ -51,6 +55,10 @@ const (
 	// Canceled: the render's context was cancelled or reached its
 	// deadline; Err is the context's cause.
 	Canceled
+	// Undefined: a render used an undefined value where a strict
+	// template set does not allow one (printed it, iterated it, tested
+	// its truth, compared it…); Expr, Value and Suggest say more.
+	Undefined
 )
 
 // Error is one problem, positioned in its file: every problem of a
@@ -64,6 +72,12 @@ type Error struct {
 	Name      string // the variable or construct concerned, when there is one
 	Msg       string
 	Err       error // the cause, when there is one (a context's error, a host's)
+
+	// Of an undefined value used (Kind Undefined): the expression as
+	// written (d.nmae), what the value it looked into is ("a dict with
+	// keys name, tags"), and the name it may misspell ("name"); each ""
+	// when unknown.
+	Expr, Value, Suggest string
 }
 
 // Unwrap returns the cause.
@@ -342,19 +356,34 @@ func sortedNames(m map[string]Spec) string {
 	return strings.Join(names, ", ")
 }
 
+// supportedNames names what a misspelled builtin may have meant: the
+// one Suggest finds, else every supported name of its kind.
+func supportedNames(kind, name string, specs map[string]Spec) string {
+	var names []string
+	for n, s := range specs {
+		if s.Refused == "" {
+			names = append(names, n)
+		}
+	}
+	if s := suggest.Closest(name, names); s != "" {
+		return fmt.Sprintf("did you mean %q?", s)
+	}
+	return fmt.Sprintf("supported %s: %s", kind, sortedNames(specs))
+}
+
 func errUnknownFilter(p Pos, name string, filters map[string]Spec) *Error {
 	if name == "add" || name == "date" || name == "safeseq" || name == "linebreaks" || name == "yesno" || name == "slugify" {
 		return unsupportedf(p, name, "filter %q is Django's, not Jinja's; supported filters: %s", name, sortedNames(filters))
 	}
-	return unsupportedf(p, name, "filter %q is not supported; supported filters: %s", name, sortedNames(filters))
+	return unsupportedf(p, name, "filter %q is not supported; %s", name, supportedNames("filters", name, filters))
 }
 
 func errUnknownTest(p Pos, name string, tests map[string]Spec) *Error {
-	return unsupportedf(p, name, "test %q is not supported; supported tests: %s", name, sortedNames(tests))
+	return unsupportedf(p, name, "test %q is not supported; %s", name, supportedNames("tests", name, tests))
 }
 
 func errUnknownMethod(p Pos, name string, methods map[string]Spec) *Error {
-	return unsupportedf(p, name, "method %s(…) is not supported; supported methods: %s", name, sortedNames(methods))
+	return unsupportedf(p, name, "method %s(…) is not supported; %s", name, supportedNames("methods", name, methods))
 }
 
 func errRefused(p Pos, what, name, why string) *Error {
@@ -389,6 +418,9 @@ func errUnknownKwarg(p Pos, what, name, kw string, spec Spec) *Error {
 }
 
 func errLoopAttr(p Pos, name string, attrs []string) *Error {
+	if s := suggest.Closest(name, attrs); s != "" {
+		return unsupportedf(p, "loop."+name, "loop has no attribute %q; did you mean %q?", name, s)
+	}
 	return unsupportedf(p, "loop."+name, "loop has no attribute %q; it has: %s", name, strings.Join(attrs, ", "))
 }
 

@@ -687,7 +687,7 @@ func (p *parser) parseTargetItem(withNamespace bool) Expr {
 	if withNamespace && p.isOp(".") {
 		p.next()
 		attr := p.expectName("an attribute name")
-		return &AttrExpr{Pos: it.pos, X: &NameExpr{Pos: it.pos, Name: it.val}, Name: attr.val}
+		return &AttrExpr{Pos: it.pos, X: &NameExpr{Pos: it.pos, Name: it.val}, Name: attr.val, NamePos: attr.pos}
 	}
 	return &NameExpr{Pos: it.pos, Name: it.val}
 }
@@ -1304,7 +1304,7 @@ func (p *parser) parseSubscript(x Expr) Expr {
 		it := p.next()
 		switch it.typ {
 		case itemName:
-			return &AttrExpr{Pos: x.Position(), X: x, Name: it.val}
+			return &AttrExpr{Pos: x.Position(), X: x, Name: it.val, NamePos: it.pos}
 		case itemInt:
 			return &IndexExpr{Pos: x.Position(), X: x, Index: &ConstExpr{Pos: it.pos, Value: p.intValue(it)}}
 		}
@@ -1481,7 +1481,7 @@ func (p *parser) dottedName(what string) item {
 // (nil in filter and set blocks).
 func (p *parser) parseFilter(x Expr) *FilterExpr {
 	name := p.dottedName("a filter name")
-	f := &FilterExpr{Pos: name.pos, X: x, Name: name.val}
+	f := &FilterExpr{Pos: name.pos, X: x, Name: name.val, NamePos: name.pos}
 	if x != nil {
 		f.Pos = x.Position()
 	}
@@ -1507,7 +1507,7 @@ func (p *parser) parseTest(x Expr) Expr {
 	t := &TestExpr{Pos: x.Position(), X: x}
 	t.Negated = p.skipName("not")
 	name := p.dottedName("a test name")
-	t.Name = name.val
+	t.Name, t.NamePos = name.val, name.pos
 	it := p.peek()
 	switch {
 	case it.typ == itemOp && it.val == "(":

@@ -51,7 +51,7 @@ var script string
 
 // Env selects the Jinja2 environment of a render. The zero value is a
 // stock jinja2.Environment(): autoescape off, default Undefined, one
-// trailing newline of the template dropped.
+// trailing newline of the template dropped; Strict makes it StrictUndefined.
 type Env struct {
 	// HuggingFace renders in the environment transformers' chat templates
 	// run in: ImmutableSandboxedEnvironment(trim_blocks=True,
@@ -63,6 +63,10 @@ type Env struct {
 	// Now is strftime_now's clock (HuggingFace only); zero is
 	// 2024-07-26T09:30:00.
 	Now time.Time
+	// Strict makes undefined values jinja2.StrictUndefined, as promptkit's
+	// template sets have them: an undefined value may be tested (is
+	// defined), defaulted and probed, and anything else done with it raises.
+	Strict bool
 	// KeepOrder passes mappings in the order of their JSON text instead of
 	// sorted: for json.RawMessage values that promptkit decodes into
 	// order-keeping dicts.
@@ -285,6 +289,9 @@ func request(env Env, template string, vars map[string]any) ([]byte, error) {
 		if !env.Now.IsZero() {
 			e["now"] = env.Now.Format("2006-01-02T15:04:05.000000")
 		}
+	}
+	if env.Strict {
+		e["strict"] = true
 	}
 	if env.Timeout > 0 {
 		e["timeout"] = env.Timeout.Seconds()

@@ -17,6 +17,9 @@ env (every key optional):
                  with its keys sorted, the order in which promptkit iterates a
                  Go map (which has none). false: keys keep the order of the
                  JSON text (promptkit's order-keeping values).
+    "strict":    true: undefined values are jinja2.StrictUndefined (printing,
+                 iterating, testing the truth of, comparing or concatenating
+                 one raises UndefinedError), in either environment.
     "timeout":   seconds one render may take (default 5); then TimeoutError.
 
 Standard library and jinja2 only; runs with any Python 3.7+ and Jinja2 3.1
@@ -49,7 +52,9 @@ def sorted_maps(value):
     return value
 
 
-def stock_env():
+def stock_env(strict):
+    if strict:
+        return jinja2.Environment(undefined=jinja2.StrictUndefined)
     return jinja2.Environment()
 
 
@@ -69,7 +74,7 @@ class AssistantTracker(jinja2.ext.Extension):
         return caller()
 
 
-def hf_env(now):
+def hf_env(now, strict):
     # As transformers' _compile_jinja_template builds it.
     def raise_exception(message):
         raise jinja2.exceptions.TemplateError(message)
@@ -81,7 +86,8 @@ def hf_env(now):
         return now.strftime(format)
 
     env = jinja2.sandbox.ImmutableSandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=[AssistantTracker, jinja2.ext.loopcontrols])
+        trim_blocks=True, lstrip_blocks=True, extensions=[AssistantTracker, jinja2.ext.loopcontrols],
+        undefined=jinja2.StrictUndefined if strict else jinja2.Undefined)
     env.filters["tojson"] = tojson
     env.globals["raise_exception"] = raise_exception
     env.globals["strftime_now"] = strftime_now
@@ -94,9 +100,10 @@ _envs = {}
 def environment(opts):
     hf = bool(opts.get("hf"))
     now = opts.get("now") or "2024-07-26T09:30:00"
-    key = (hf, now)
+    strict = bool(opts.get("strict"))
+    key = (hf, now, strict)
     if key not in _envs:
-        _envs[key] = hf_env(datetime.datetime.fromisoformat(now)) if hf else stock_env()
+        _envs[key] = hf_env(datetime.datetime.fromisoformat(now), strict) if hf else stock_env(strict)
     return _envs[key]
 
 

@@ -92,3 +92,20 @@ func TestBadInput(t *testing.T) {
 	_, jerr = o.Render("{{ a }}", map[string]any{"a": "\xff"})
 	assert.True(t, jinjaoracle.IsOracleFailure(jerr), jerr)
 }
+
+// Env.Strict renders with StrictUndefined: an undefined value may be asked
+// about, and raises when it is used.
+func TestStrict(t *testing.T) {
+	o := jinjaoracle.Require(t)
+	vars := map[string]any{"d": map[string]any{"name": "A"}}
+	for _, env := range []jinjaoracle.Env{{Strict: true}, {Strict: true, HuggingFace: true}} {
+		out, jerr := o.RenderEnv(env, "{{ d.nmae is defined }} {{ d.nmae | default('x') }} {{ d.get('nmae', 'g') }}", vars)
+		require.Empty(t, jerr)
+		assert.Equal(t, "False x g", out)
+		_, jerr = o.RenderEnv(env, "{{ d.nmae }}", vars)
+		assert.Equal(t, "UndefinedError: 'dict object' has no attribute 'nmae'", jerr)
+	}
+	out, jerr := o.Render("{{ d.nmae }}|", vars)
+	require.Empty(t, jerr, "the stock environment stays lenient")
+	assert.Equal(t, "|", out)
+}

@@ -241,6 +241,11 @@ function showRenderError(p) {
   box.appendChild(el("div", "kind", p.kind));
   box.appendChild(el("div", "", (where(p) ? where(p) + ": " : "") + p.message));
   if (p.variables && p.variables.length) box.appendChild(el("div", "vars", "variables: " + p.variables.join(", ")));
+  // An undefined value used: the expression as written, what it looked
+  // into, and the name it may misspell.
+  if (p.expression) box.appendChild(el("div", "expression", "expression: " + p.expression));
+  if (p.value) box.appendChild(el("div", "value", "looked into: " + p.value));
+  if (p.suggestion) box.appendChild(el("div", "suggestion", "did you mean " + p.suggestion + "?"));
   box.hidden = false;
   $("output").hidden = true;
   $("messages").hidden = true;
