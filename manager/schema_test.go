@@ -428,7 +428,7 @@ func TestTypedValidationBudget(t *testing.T) {
 	  {"name": "nest", "required": false, "schema": ` + doublingSchema + `},
 	  {"name": "n", "required": false, "schema": {"type": "integer", "maximum": 10}},
 	  {"name": "p", "required": false, "schema": {"type": "string", "pattern": "^(a|b|ab|ba)*[a-z]{1,1000}x$"}}]}}}`
-	m, err := manager.New(set(index, map[string]string{"t.md": "{{ nest }}{{ n }}{{ p | length }}"}))
+	m, err := manager.New(set(index, map[string]string{"t.md": `{{ nest | default("") }}{{ n | default("") }}{{ p | default("") | length }}`}))
 	require.NoError(t, err)
 	deep := `[]`
 	for range 48 {

@@ -45,7 +45,7 @@ from jinja2.exceptions import UndefinedError
 from jinja2.loaders import ChoiceLoader
 from jinja2.loaders import ModuleLoader
 from jinja2.loaders import PrefixLoader
-from jinja2.runtime import Undefined
+from jinja2.runtime import StrictUndefined, Undefined
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
@@ -179,7 +179,7 @@ def environment_reason(env):
         return AUTOESCAPE, ""
     if env.finalize is not None:
         return PYTHON, "finalize"
-    if env.undefined is not Undefined:
+    if env.undefined not in (Undefined, StrictUndefined):
         return PYTHON, f"undefined={env.undefined.__name__}"
     return None
 
@@ -203,6 +203,9 @@ def options(env):
         "trim_blocks": env.trim_blocks,
         "lstrip_blocks": env.lstrip_blocks,
         "keep_trailing_newline": env.keep_trailing_newline,
+        # Jinja2's default Undefined is promptkit's lenient mode; its
+        # StrictUndefined, promptkit's default.
+        "undefined": "strict" if env.undefined is StrictUndefined else "lenient",
     }
 
 

@@ -38,6 +38,9 @@ type Options struct {
 	TrimBlocks          bool `json:"trim_blocks"`
 	LStripBlocks        bool `json:"lstrip_blocks"`
 	KeepTrailingNewline bool `json:"keep_trailing_newline"`
+	// Undefined is the set's "undefined" setting: "lenient" for Jinja2's
+	// default Undefined, "strict" for its StrictUndefined.
+	Undefined string `json:"undefined"`
 }
 
 // Response is the output of a render, or the error promptkit gave.
@@ -162,6 +165,14 @@ func Handle(req Request) Response {
 	return Response{Output: &out}
 }
 
+// undefined is the index's "undefined" setting: lenient unless asked.
+func (o Options) undefined() string {
+	if o.Undefined == "strict" {
+		return "strict"
+	}
+	return "lenient"
+}
+
 func (o Options) jinja() jinja.Options {
 	return jinja.Options{TrimBlocks: o.TrimBlocks, LStripBlocks: o.LStripBlocks, KeepTrailingNewline: o.KeepTrailingNewline}
 }
@@ -241,7 +252,7 @@ func setFS(req Request, names []string) (fstest.MapFS, error) {
 	index, err := json.Marshal(map[string]any{
 		"version": 1,
 		"templates": map[string]any{
-			entryName: map[string]any{"path": req.Entry, "variables": vars},
+			entryName: map[string]any{"path": req.Entry, "variables": vars, "undefined": req.Options.undefined()},
 		},
 	})
 	if err != nil {

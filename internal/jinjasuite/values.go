@@ -21,7 +21,7 @@ import (
 //	{"$dict": [[k, v], …]}           a dict, its keys (any hashable value) in order
 //	{"$markup": "s"}                 markupsafe.Markup
 //	{"$float": "inf"}                inf, -inf or nan
-//	{"$bigint": "123…"}              an int beyond 64 bits (a render that reads it fails)
+//	{"$bigint": "123…"}              an int beyond 64 bits (Python's int, as promptkit reads one)
 //	{"$namedtuple": [[name, v], …]}  a namedtuple: a tuple whose items are attributes too
 //	{"$object": [[name, v], …]}      an object whose attributes are data
 //	{"$object": …, "$str": "s"}      one that prints as s (its __str__)
