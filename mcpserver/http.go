@@ -37,7 +37,7 @@ const (
 // MaxBodyBytes and, with WithToken, a request without the bearer token.
 func (s *Server) Handler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{
-		Logger:              s.cfg.log,
+		Logger:              sdkLogger(s.cfg.log),
 		SessionTimeout:      SessionIdle,
 		MaxRequestBodyBytes: MaxBodyBytes,
 	})

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -84,3 +85,22 @@ func WithToken(token string) Option {
 		return nil
 	}
 }
+
+// sdkLogger is l for the SDK's own records, warnings and errors only: its
+// informational records (one per session and connection) would drown the
+// server's own.
+func sdkLogger(l *slog.Logger) *slog.Logger {
+	return slog.New(warnings{l.Handler()})
+}
+
+// warnings passes on records of level Warn and above.
+type warnings struct{ slog.Handler }
+
+func (h warnings) Enabled(ctx context.Context, level slog.Level) bool {
+	return level >= slog.LevelWarn && h.Handler.Enabled(ctx, level)
+}
+
+func (h warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnings{h.Handler.WithAttrs(attrs)}
+}
+func (h warnings) WithGroup(name string) slog.Handler { return warnings{h.Handler.WithGroup(name)} }

@@ -50,7 +50,7 @@ func New(m *manager.Manager, opts ...Option) (*Server, error) {
 		impl = &mcp.Implementation{Name: "promptkit", Version: moduleVersion()}
 	}
 	s.srv = mcp.NewServer(impl, &mcp.ServerOptions{
-		Logger:            cfg.log,
+		Logger:            sdkLogger(cfg.log),
 		CompletionHandler: s.complete,
 		// Prompts and completions only: no logging capability, and the
 		// prompts capability even for a set without templates, so a
