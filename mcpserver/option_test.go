@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -43,7 +44,16 @@ func TestImplementationAndLogger(t *testing.T) {
 	var logs strings.Builder
 	_, s := openSet(t, "testdata/set", mcpserver.WithImplementation(&mcp.Implementation{Name: "prompts-of-acme", Version: "v3"}),
 		mcpserver.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	// A host adds what else it serves beside the prompts through MCP().
+	s.MCP().AddResource(&mcp.Resource{URI: "promptkit://set/README", Name: "README"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "promptkit://set/README", Text: "…"}}}, nil
+		})
 	cs, _ := client(t, ctx, s, "stdio")
+	resources, err := cs.ListResources(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, resources.Resources, 1)
+	assert.Equal(t, "README", resources.Resources[0].Name)
 	info := cs.InitializeResult().ServerInfo
 	assert.Equal(t, "prompts-of-acme", info.Name)
 	assert.Equal(t, "v3", info.Version)
