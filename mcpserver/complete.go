@@ -31,11 +31,12 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	}
 	form, ok := s.m.TextForm(t.Name, arg.Name)
 	if !ok {
-		msg, best := unknownArgument(t, arg.Name)
-		p := Problem{Kind: manager.ErrorKind(manager.ErrExtraVariables), Template: t.Name, Path: t.Path, Variables: []string{arg.Name},
-			Unknown: []string{arg.Name}, Message: fmt.Sprintf("prompt %q: %s", t.Name, msg)}
+		name := cut(arg.Name)
+		msg, best := unknownArgument(t, name)
+		p := Problem{Kind: manager.ErrorKind(manager.ErrExtraVariables), Template: t.Name, Path: t.Path, Variables: []string{name},
+			Unknown: []string{name}, Message: fmt.Sprintf("prompt %q: %s", t.Name, msg)}
 		if best != "" {
-			p.DidYouMean = map[string]string{arg.Name: best}
+			p.DidYouMean = map[string]string{name: best}
 		}
 		return nil, newError(codeInvalidParams, p)
 	}

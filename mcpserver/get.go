@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,6 +45,7 @@ func (s *Server) get(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPr
 // unknownPrompt is the error for a prompt the set does not have, with the
 // prompt it may misspell.
 func (s *Server) unknownPrompt(name string) error {
+	name = cut(name)
 	names := make([]string, 0)
 	for _, t := range s.m.Templates() {
 		names = append(names, t.Name)
@@ -86,8 +88,13 @@ func (s *Server) vars(t manager.Template, args map[string]string) (map[string]an
 	}
 	for name := range args {
 		if !slices.Contains(declared, name) {
-			p.Unknown = append(p.Unknown, name)
+			p.Unknown = append(p.Unknown, cut(name))
 		}
+	}
+	more := 0
+	if len(p.Unknown) > maxUnknown {
+		slices.Sort(p.Unknown)
+		more, p.Unknown = len(p.Unknown)-maxUnknown, p.Unknown[:maxUnknown]
 	}
 	if p.Missing == nil && p.Unknown == nil && p.Invalid == nil {
 		return vars, nil
@@ -112,6 +119,9 @@ func (s *Server) vars(t manager.Template, args map[string]string) (map[string]an
 			p.Kind = manager.ErrorKind(manager.ErrExtraVariables)
 		}
 	}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("%d more unknown arguments", more))
+	}
 	parts = append(parts, problems...)
 	if p.Kind == "" {
 		p.Kind = manager.ErrorKind(manager.ErrInvalidVariables)
@@ -134,6 +144,25 @@ func unknownArgument(t manager.Template, name string) (msg, best string) {
 		return fmt.Sprintf("unknown argument %q: did you mean %q?", name, best), best
 	}
 	return fmt.Sprintf("unknown argument %q (not a variable of the template; it has: %s)", name, strings.Join(declared, ", ")), ""
+}
+
+// The bounds of what an error quotes of a client's names: a name is cut
+// to maxName bytes, and at most maxUnknown unknown arguments are named.
+const (
+	maxName    = 256
+	maxUnknown = 32
+)
+
+// cut shortens a client's name for an error, marking what it cut.
+func cut(name string) string {
+	if len(name) <= maxName {
+		return name
+	}
+	i := maxName
+	for i > 0 && !utf8.RuneStart(name[i]) {
+		i--
+	}
+	return fmt.Sprintf("%s… [%d more bytes cut]", name[:i], len(name)-i)
 }
 
 func plural(word string, n int) string {

@@ -3,6 +3,8 @@ package mcpserver_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -230,4 +232,25 @@ func TestReloadSendsListChanged(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An error quotes a bounded part of what a client sends: a long name is
+// cut, and a flood of unknown arguments is counted, not listed.
+func TestErrorsAreBounded(t *testing.T) {
+	ctx := testContext(t, 30*time.Second)
+	_, s := openSet(t, "testdata/set")
+	cs, _ := client(t, ctx, s, "stdio")
+	args := map[string]string{"intent": "x", "a" + strings.Repeat("长", 200): "y"}
+	for i := range 40 {
+		args[fmt.Sprintf("extra%02d", i)] = "z"
+	}
+	_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "title", Arguments: args})
+	var we *jsonrpc.Error
+	require.True(t, errors.As(err, &we), "%v", err)
+	assert.Less(t, len(we.Message), 4096)
+	assert.Contains(t, we.Message, "… [345 more bytes cut]")
+	assert.Contains(t, we.Message, "; 9 more unknown arguments")
+	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: strings.Repeat("p", 10000)})
+	require.True(t, errors.As(err, &we), "%v", err)
+	assert.Equal(t, `unknown prompt "`+strings.Repeat("p", 256)+`… [9744 more bytes cut]"`, we.Message)
 }
