@@ -20,6 +20,11 @@
 //	defer s.Close()
 //	return s.Run(ctx, &mcp.StdioTransport{}) // or s.Serve(ctx, ln): streamable HTTP at /mcp
 //
+// RunIO serves a process's standard input and output as the CLI does:
+// when the input ends, the requests already read are answered first, so a
+// client may write its requests and close its end, as a shell pipe does
+// (the SDK's own stdio transport drops them).
+//
 // A host that follows a registry label passes fleet's f.Manager(): each
 // update the follower swaps in is a reload of that manager, and so a
 // list_changed. MCP returns the SDK's server, for a host that adds tools

@@ -9,8 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/seed-e7d2830f/promptkit/manager"
 	"github.com/seed-e7d2830f/promptkit/mcpserver"
 	"github.com/seed-e7d2830f/promptkit/server"
@@ -58,8 +56,7 @@ func runServeMCP(c *cli, o mcpServe) error {
 
 	if o.addr == "" {
 		fmt.Fprintf(c.stderr, "promptkit serve: serving %s over MCP on standard input and output\n", where)
-		t := &mcp.IOTransport{Reader: io.NopCloser(c.stdin), Writer: nopWriteCloser{c.stdout}}
-		if err := s.Run(c.ctx, t); err != nil && !errors.Is(err, io.EOF) {
+		if err := s.RunIO(c.ctx, c.stdin, c.stdout); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
 		return nil
@@ -82,12 +79,6 @@ func runServeMCP(c *cli, o mcpServe) error {
 	fmt.Fprintln(c.stderr, "promptkit serve: shut down")
 	return nil
 }
-
-// nopWriteCloser is standard output as the transport's writer: closing
-// the session does not close the process's stdout.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func joinFlags(names []string) string {
 	s := ""
