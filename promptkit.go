@@ -18,6 +18,8 @@
 //     models' tokenizer.json, held to the reference tokenizers;
 //   - server: the HTTP API (promptkit serve) for hosts in any language, and
 //     the live preview page for template authors;
+//   - mcpserver: the set's templates as MCP prompts for agents and IDEs
+//     (promptkit serve --mcp), reloads pushed to clients as list_changed;
 //   - fleet: template sets as OCI artifacts (push, pull, tag, history)
 //     and hosts that follow a registry label;
 //   - fixture: runs a set's fixtures (sample inputs with golden files,
@@ -61,6 +63,12 @@
 //     doing every render (the acceptance suite): the render server and the
 //     pytest plugin that routes the suite's renders to it;
 //   - cmd/promptkit: the CLI for template authors and CI.
+//
+// Modules of their own, so the library depends on no SDK or framework:
+// providers (messages as the request params of OpenAI's and Anthropic's
+// SDKs), otelpromptkit (OpenTelemetry spans), frameworks/einoprompt,
+// frameworks/langchainprompt and frameworks/genkitprompt (a template as a
+// CloudWeGo Eino chat template, a LangChainGo prompt, a Genkit flow).
 package promptkit
 
 import (

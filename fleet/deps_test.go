@@ -8,9 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The registry client stays in this package and the CLI: a host that
-// renders prompts from files or an embedded set does not link oras-go.
-func TestLibraryDoesNotDependOnOras(t *testing.T) {
+// The registry client stays in this package and the CLI, the MCP SDK in
+// mcpserver and the CLI: a host that renders prompts from files or an
+// embedded set links neither oras-go nor the MCP SDK.
+func TestLibraryDoesNotDependOnOrasOrMCP(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
@@ -21,7 +22,8 @@ func TestLibraryDoesNotDependOnOras(t *testing.T) {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		require.NoError(t, err, string(out))
 		for _, dep := range strings.Fields(string(out)) {
-			if strings.HasPrefix(dep, "oras.land/") || strings.HasPrefix(dep, "github.com/opencontainers/") || dep == mod+"/fleet" {
+			if strings.HasPrefix(dep, "oras.land/") || strings.HasPrefix(dep, "github.com/opencontainers/") || dep == mod+"/fleet" ||
+				strings.HasPrefix(dep, "github.com/modelcontextprotocol/") || dep == mod+"/mcpserver" {
 				t.Errorf("%s depends on %s", pkg, dep)
 			}
 		}

@@ -106,7 +106,10 @@
 // complex pattern — is refused at load (internal/schema's shape limits).
 //
 // Variable.Schema gives the schema as index.json writes it; promptkit gen
-// (package gen) turns the schemas into a typed Go API.
+// (package gen) turns the schemas into a typed Go API. TextForm tells a
+// caller that holds only text (an MCP client's prompt arguments, a form)
+// how text stands for a variable's value — as it is, or as JSON where the
+// schema takes no string — and the values its schema lists.
 //
 // # Supported syntax
 //

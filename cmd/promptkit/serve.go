@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -17,7 +18,7 @@ import (
 const tokenEnv = "PROMPTKIT_TOKEN"
 
 //promptkit:allow-inline CLI help text with an example, not a prompt
-const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev] [--save-fixtures]
+const serveUsage = `Usage: promptkit serve [--dir DIR] [--addr HOST:PORT] [--dev] [--save-fixtures] [--mcp]
                        [--debounce D] [--poll D] [--bot-name NAME] [--note-prefix PREFIX]
                        [--max-connections N] [--max-renders N] [--queue-wait D]
                        [--max-response-bytes N] [--max-response-memory N]
@@ -47,6 +48,15 @@ shows what the last edit did to every fixture's output; --save-fixtures
 lets it save the form as a new fixture (and golden file) into the set's
 directory.
 
+--mcp serves the set's templates as MCP prompts instead, for agents and
+IDEs (the Model Context Protocol: prompts/list, prompts/get with the
+strict checks, completion of enum values, and
+notifications/prompts/list_changed after every reload): on standard input
+and output, as an MCP client starts a server, or with --addr HOST:PORT over
+streamable HTTP at http://HOST:PORT/mcp (` + tokenEnv + ` applies there
+too). It takes --dir, --debounce, --poll, --max-renders and --queue-wait;
+a set that does not load stops it with every problem on stderr (exit 1).
+
 Listens on 127.0.0.1:8080 by default: loopback only. To listen beyond it
 give --addr explicitly, set ` + tokenEnv + ` (then every request but
 /healthz needs "Authorization: Bearer TOKEN"; open /?token=TOKEN for the
@@ -66,6 +76,7 @@ Flags:
   --addr HOST:PORT where to listen (default 127.0.0.1:8080; port 0 picks one)
   --dev            serve the preview page and the set's files
   --save-fixtures  let the page save fixtures into the directory (with --dev)
+  --mcp            serve MCP prompts: on stdin/stdout, or at /mcp with --addr
   --debounce D     quiet period after a change before reloading (default 100ms)
   --poll D         also poll every D, where the platform reports no changes
   --bot-name NAME, --note-prefix PREFIX   the service's defaults, as for build
@@ -80,6 +91,7 @@ Flags:
 
 Example:
   promptkit serve --dir ./prompts --dev
+  promptkit serve --mcp --dir ./prompts          # an MCP client's command
   curl -s localhost:8080/v1/templates/title:render -d '{"intent": "查询明天的天气"}'
 `
 
@@ -97,6 +109,7 @@ func runServe(c *cli, args []string) error {
 	dir := fs.String("dir", "", "template set directory (default: the embedded set)")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	dev := fs.Bool("dev", false, "serve the preview page")
+	mcpMode := fs.Bool("mcp", false, "serve the set's templates as MCP prompts")
 	saveFixtures := fs.Bool("save-fixtures", false, "let the page save fixtures")
 	debounce := fs.Duration("debounce", manager.DefaultDebounce, "quiet period")
 	poll := fs.Duration("poll", 0, "polling interval")
@@ -126,6 +139,21 @@ func runServe(c *cli, args []string) error {
 	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
 		return usagef("--addr %q: want HOST:PORT: %v", *addr, err)
+	}
+	if *mcpMode {
+		o := mcpServe{dir: *dir, renders: limits.Renders, queueWait: limits.QueueWait, mopts: []manager.Option{manager.WithDebounce(*debounce)}}
+		if *poll > 0 {
+			o.mopts = append(o.mopts, manager.WithPollInterval(*poll))
+		}
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "addr":
+				o.addr = *addr
+			case "dev", "save-fixtures", "tokenizer", "bot-name", "note-prefix", "max-connections", "max-response-bytes", "max-response-memory":
+				o.httpOnly = append(o.httpOnly, f.Name)
+			}
+		})
+		return runServeMCP(c, o)
 	}
 	if *dir == "" && *dev {
 		if _, err := os.Stat(manager.IndexFile); err == nil {
