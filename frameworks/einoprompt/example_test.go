@@ -28,7 +28,7 @@ func einoChain(ctx context.Context, m *manager.Manager) ([]*schema.Message, erro
 }
 
 func Example() {
-	m, err := manager.Open("../testdata/set")
+	m, err := manager.Open("../../mcpserver/testdata/set")
 	if err != nil {
 		panic(err)
 	}

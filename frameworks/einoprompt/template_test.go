@@ -30,7 +30,7 @@ var renders = []struct {
 
 func openSet(t *testing.T) *manager.Manager {
 	t.Helper()
-	m, err := manager.Open("../testdata/set")
+	m, err := manager.Open("../../mcpserver/testdata/set")
 	require.NoError(t, err)
 	t.Cleanup(func() { m.Close() })
 	return m
@@ -92,7 +92,7 @@ func TestStrictThroughTheChain(t *testing.T) {
 	require.NoError(t, err)
 	_, err = chain(t, tmpl).Invoke(context.Background(), map[string]any{"intent": "查天气", "tnoe": "正式"})
 	require.ErrorIs(t, err, manager.ErrExtraVariables)
-	assert.ErrorContains(t, err, `did you mean "tone" for "tnoe"?`)
+	assert.ErrorContains(t, err, `extra variables not declared in index.json: tnoe; did you mean "tone"?`)
 
 	_, err = einoprompt.New(openSet(t), "titel")
 	assert.ErrorIs(t, err, manager.ErrUnknownTemplate)

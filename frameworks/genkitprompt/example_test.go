@@ -31,7 +31,7 @@ func genkitFlow(ctx context.Context, g *genkit.Genkit, m *manager.Manager, model
 
 func Example() {
 	ctx := context.Background()
-	m, err := manager.Open("../testdata/set")
+	m, err := manager.Open("../../mcpserver/testdata/set")
 	if err != nil {
 		panic(err)
 	}

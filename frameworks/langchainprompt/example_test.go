@@ -36,7 +36,7 @@ func langchainChain(ctx context.Context, m *manager.Manager, llm llms.Model) (st
 }
 
 func Example() {
-	m, err := manager.Open("../testdata/set")
+	m, err := manager.Open("../../mcpserver/testdata/set")
 	if err != nil {
 		panic(err)
 	}
