@@ -97,6 +97,36 @@ func (n *Node) At(loc []string) *Node {
 	return cur
 }
 
+// Pointer returns the value the JSON pointer ptr (RFC 6901: "" is n
+// itself, "/a/0" the first item of n's key a) names below n.
+func (n *Node) Pointer(ptr string) (*Node, bool) {
+	if ptr == "" {
+		return n, true
+	}
+	if ptr[0] != '/' {
+		return nil, false
+	}
+	cur := n
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch cur.Kind {
+		case '{':
+			if cur = cur.Get(tok); cur == nil {
+				return nil, false
+			}
+		case '[':
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(cur.Items) || tok != strconv.Itoa(i) {
+				return nil, false
+			}
+			cur = cur.Items[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
 // SyntaxError is a problem with the JSON text itself, at a byte offset.
 type SyntaxError struct {
 	Off int
