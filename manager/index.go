@@ -28,6 +28,11 @@ type Template struct {
 	// SetDigest is the digest of the whole set the template belongs to
 	// (see Manager.Digest).
 	SetDigest string
+	// Contract is the call the entry declares beside its variables: the
+	// model settings, tools, output schema and cache breakpoint (see
+	// "Call contracts" in the package documentation); zero when it
+	// declares none.
+	Contract Contract
 }
 
 // Variable is one declared variable of a template.
@@ -123,8 +128,10 @@ func parseEntry(name string, raw json.RawMessage) (Template, []*Error) {
 		Path        *string           `json:"path"`
 		Description string            `json:"description"`
 		Variables   []json.RawMessage `json:"variables"`
+		// The call contract: read with positions by contract.go.
+		Model, Tools, Output, Cache json.RawMessage
 	}
-	if err := exactKeys(raw, "path", "description", "variables"); err != nil {
+	if err := exactKeys(raw, append([]string{"path", "description", "variables"}, contractKeys...)...); err != nil {
 		bad("invalid entry: %v", err)
 		return t, problems
 	}

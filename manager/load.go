@@ -1,8 +1,10 @@
 package manager
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -76,6 +78,10 @@ type loader struct {
 	prev     *snapshot // the set serving, when reloading (for the empty-file check)
 	// schemas compiles the set's schemas, once each (schema.go).
 	schemas *schema.Compiler
+	// bundled are the call contracts' schemas checked so far, bundled
+	// for providers, by file and offset; nil for one that was refused
+	// (contract.go).
+	bundled map[string]json.RawMessage
 }
 
 type readFile struct {
@@ -103,6 +109,7 @@ func load(fsys fs.FS, cfg *config, prev *snapshot) (*snapshot, error) {
 	}
 	entries, problems := parseIndex(data)
 	l.problems = problems
+	l.contracts(bytes.TrimPrefix(data, []byte("\ufeff")), entries)
 	s := &snapshot{templates: map[string]*compiled{}}
 	for _, e := range entries {
 		if c := l.compileFile(e); c != nil {
@@ -288,6 +295,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 		return nil
 	}
 	l.checkTypes(c, prog)
+	l.checkCache(c, prog)
 	if len(l.problems) > nproblems {
 		return nil
 	}

@@ -155,17 +155,16 @@ var ErrSettings = errors.New("message: invalid settings")
 // unknown key (with a near known one), a value of the wrong type or out of
 // its bounds, a provider's object holding a key promptkit fills. Every
 // problem is reported, each a *FieldError whose Path is the key
-// ("temperature", "openai.messages"), joined.
+// ("temperature", "openai.messages"), joined; the settings that were
+// read without a problem are returned beside them, so a caller that
+// reports problems can check those further.
 func DecodeSettings(data []byte) (Settings, error) {
 	var s Settings
 	tree, err := jsontree.Parse(data)
 	if err != nil {
 		return s, &FieldError{Msg: "invalid JSON: " + err.Error(), Err: ErrSettings}
 	}
-	if errs := s.read(tree, data); len(errs) > 0 {
-		return Settings{}, errors.Join(errs...)
-	}
-	return s, nil
+	return s, errors.Join(s.read(tree, data)...)
 }
 
 func (s *Settings) read(n *jsontree.Node, data []byte) []error {

@@ -576,3 +576,20 @@ func errPrefixShort(p Pos, msg, have int) *Error {
 	return &Error{Pos: p, Kind: Prefix, Msg: fmt.Sprintf(
 		"the cache breakpoint after message %d: the template renders %d message(s) on every render before anything conditional, so there is no message %d to end the prefix", msg, have, msg)}
 }
+
+// tagOf names a statement for a message.
+func tagOf(x Node) string {
+	switch x.(type) {
+	case *IfNode:
+		return "{% if %}"
+	case *ForNode:
+		return "{% for %}"
+	case *CallBlockNode:
+		return "{% call %}"
+	case *FilterBlockNode:
+		return "{% filter %}"
+	case *SetBlockNode:
+		return "{% set %}"
+	}
+	return "a macro call"
+}

@@ -173,23 +173,6 @@ func (f *fixer) uncounted(src *Source, x Node) *Error {
 	return e
 }
 
-// tagOf names a statement for a message.
-func tagOf(x Node) string {
-	switch x.(type) {
-	case *IfNode:
-		return "{% if %}"
-	case *ForNode:
-		return "{% for %}"
-	case *CallBlockNode:
-		return "{% call %}"
-	case *FilterBlockNode:
-		return "{% filter %}"
-	case *SetBlockNode:
-		return "{% set %}"
-	}
-	return "a macro call"
-}
-
 // mayEmit reports whether a top-level statement may add messages: it
 // holds a chat block (or includes a file that does), or calls a macro
 // when a macro holds one.
@@ -502,4 +485,3 @@ func joinEnvs(envs []map[*Symbol]fact) map[*Symbol]fact {
 	}
 	return out
 }
-
