@@ -485,11 +485,16 @@ func SettingsSchema() json.RawMessage {
 				refused = append(refused, f)
 			}
 		}
-		slices.Sort(refused)
+		// Each refused field is a property whose schema is false: the
+		// error names its path.
+		taken := map[string]any{}
+		for _, f := range refused {
+			taken[f] = false
+		}
 		props[name] = map[string]any{
-			"description":   "Settings only " + name + " has, written into its request as they are; not the fields promptkit fills.",
-			"type":          "object",
-			"propertyNames": map[string]any{"not": map[string]any{"enum": refused}},
+			"description": "Settings only " + name + " has, written into its request as they are; not the fields promptkit fills (false here).",
+			"type":        "object",
+			"properties":  taken,
 		}
 	}
 	data, _ := json.Marshal(map[string]any{

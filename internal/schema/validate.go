@@ -121,6 +121,8 @@ func flatten(e *jsonschema.ValidationError, root string, inst any, out *[]Violat
 		add(at, msg)
 	case *kind.Not:
 		add(at, "a value the schema refuses (its \"not\" matches)")
+	case *kind.FalseSchema:
+		add(at, "not allowed here (its schema is false)")
 	case *kind.InvalidJsonValue:
 		if u, ok := k.Value.(unsupported); ok {
 			add(at, fmt.Sprintf("a Go %s is not a JSON value", u.typ))
