@@ -29,9 +29,10 @@ import (
 type Settings struct {
 	// Name is the model ("gpt-4o", "claude-sonnet-4-5").
 	Name string
-	// Temperature, from 0 to 2 (Anthropic takes at most 1).
+	// Temperature, from 0 to 2 (OpenAI; Anthropic's Messages API of
+	// 2026-10-21 takes none).
 	Temperature *float64
-	// TopP is nucleus sampling, from 0 to 1.
+	// TopP is nucleus sampling, from 0 to 1 (OpenAI; not Anthropic's).
 	TopP *float64
 	// MaxOutputTokens bounds the answer (OpenAI's max_completion_tokens,
 	// Anthropic's max_tokens, which Anthropic requires).
@@ -120,10 +121,10 @@ func bound(f float64) *float64 { return &f }
 var settingKeys = []Setting{
 	{Key: "name", Type: "string", Doc: "The model.",
 		Fields: map[string]string{"openai": "model", "anthropic": "model"}},
-	{Key: "temperature", Type: "number", Minimum: bound(0), Maximum: bound(2), Doc: "Sampling temperature (Anthropic takes at most 1).",
-		Fields: map[string]string{"openai": "temperature", "anthropic": "temperature"}},
-	{Key: "top_p", Type: "number", Minimum: bound(0), Maximum: bound(1), Doc: "Nucleus sampling: the probability mass sampled from.",
-		Fields: map[string]string{"openai": "top_p", "anthropic": "top_p"}},
+	{Key: "temperature", Type: "number", Minimum: bound(0), Maximum: bound(2), Doc: "Sampling temperature (OpenAI and compatible servers; Anthropic's Messages API takes none).",
+		Fields: map[string]string{"openai": "temperature"}},
+	{Key: "top_p", Type: "number", Minimum: bound(0), Maximum: bound(1), Doc: "Nucleus sampling: the probability mass sampled from (OpenAI and compatible servers).",
+		Fields: map[string]string{"openai": "top_p"}},
 	{Key: "max_output_tokens", Type: "integer", Minimum: bound(1), Doc: "The most tokens the answer may have (Anthropic requires it).",
 		Fields: map[string]string{"openai": "max_completion_tokens", "anthropic": "max_tokens"}},
 	{Key: "stop", Type: "array", MaxItems: 4, Doc: "Up to four sequences that end the answer.",

@@ -98,4 +98,3 @@ func Request(req message.Request, opts ...Option) (anthropic.MessageNewParams, e
 	}
 	return p, nil
 }
-
