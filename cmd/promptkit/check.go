@@ -20,7 +20,10 @@ line, as path:line:col: message: index.json against its JSON Schema
 (schemas/index.schema.json), every template, and every use of a typed
 variable against the variable's schema. Declared variables that a
 template never uses are problems here too. Exits 1 if anything is found;
-otherwise prints one line with the number of templates and the set's
+otherwise prints, for each template whose entry declares a call
+contract, what it declares (model, tools, output schema, cache: each one
+checked, the cache breakpoint proven to end a prefix that is the same for
+every render), then one line with the number of templates and the set's
 digest. The set is DIR (the same as --dir DIR), or the embedded set
 without either.
 
@@ -101,6 +104,11 @@ func runCheck(c *cli, args []string) error {
 	if tok != nil {
 		if err := printFixedText(c.stdout, *dir, m, tok); err != nil {
 			return err
+		}
+	}
+	for _, t := range m.Templates() {
+		if summary := contractSummary(t.Contract); summary != "" {
+			fmt.Fprintf(c.stdout, "%s: template %q: contract: %s\n", t.Path, t.Name, summary)
 		}
 	}
 	noun := "templates"
