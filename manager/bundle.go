@@ -19,7 +19,7 @@ import (
 // it bundled: each file its $refs reach, directly or through one another,
 // goes under "$defs" of the root, and every $ref is rewritten to point
 // there ("schemas/city.json#/properties/name" becomes
-// "#/$defs/schemas_city/properties/name"). A root that is only a $ref is
+// "#/$defs/city/properties/name"). A root that is only a $ref is
 // replaced by what it names, so the root is the schema itself (OpenAI
 // wants an object there). Keys keep their order; a schema without $refs
 // to other files is sent as it is written, compacted. $id, $anchor and
@@ -211,16 +211,23 @@ func (b *bundler) ref(doc *bundleDoc, ref string) (string, error) {
 	return "#/$defs/" + d.key + frag, nil
 }
 
-// key makes a $defs key of a file's path: schemas/city.json is
-// schemas_city.
+// key makes a $defs key of a file's path: its name without the extension
+// (schemas/city.json is city), or, when another file or the schema's own
+// $defs has that key, the whole path (schemas_city).
 func (b *bundler) key(file string) string {
-	base := strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return '_'
-	}, strings.TrimSuffix(file, path.Ext(file)))
-	k := base
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, strings.TrimSuffix(s, path.Ext(s)))
+	}
+	k := clean(path.Base(file))
+	if b.taken[k] {
+		k = clean(file)
+	}
+	base := k
 	for i := 2; b.taken[k]; i++ {
 		k = base + "_" + strconv.Itoa(i)
 	}

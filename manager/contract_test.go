@@ -41,17 +41,17 @@ func TestContractLoads(t *testing.T) {
 	assert.True(t, *c.Tools[0].Strict)
 	// The $ref to ../schemas/city.json, relative to the tool's file, is
 	// inside the parameters now: a provider cannot read the set.
-	assert.Equal(t, `{"type":"object","properties":{"city":{"$ref":"#/$defs/schemas_city"},"days":{"type":"integer","minimum":1,"maximum":7}},`+
-		`"required":["city","days"],"additionalProperties":false,"$defs":{"schemas_city":{"type":"string","minLength":1}}}`, string(c.Tools[0].Parameters))
+	assert.Equal(t, `{"type":"object","properties":{"city":{"$ref":"#/$defs/city"},"days":{"type":"integer","minimum":1,"maximum":7}},`+
+		`"required":["city","days"],"additionalProperties":false,"$defs":{"city":{"type":"string","minLength":1}}}`, string(c.Tools[0].Parameters))
 	assert.Equal(t, "get_time", c.Tools[1].Name, "inline, its $ref relative to the set's root")
-	assert.Contains(t, string(c.Tools[1].Parameters), `"$defs":{"schemas_city":{"type":"string","minLength":1}}`)
+	assert.Contains(t, string(c.Tools[1].Parameters), `"$defs":{"city":{"type":"string","minLength":1}}`)
 
 	require.NotNil(t, c.Output)
 	assert.Equal(t, "weather", c.Output.Name)
 	assert.True(t, c.Output.Strict, "every object closed, every property required")
-	assert.Equal(t, `{"title":"WeatherAnswer","type":"object","properties":{"city":{"$ref":"#/$defs/schemas_city"},"days":{"type":"array","items":{"$ref":"#/$defs/day"}}},`+
+	assert.Equal(t, `{"title":"WeatherAnswer","type":"object","properties":{"city":{"$ref":"#/$defs/city"},"days":{"type":"array","items":{"$ref":"#/$defs/day"}}},`+
 		`"required":["city","days"],"additionalProperties":false,"$defs":{"day":{"type":"object","properties":{"date":{"type":"string"},"temp":{"type":"number"}},`+
-		`"required":["date","temp"],"additionalProperties":false},"schemas_city":{"type":"string","minLength":1}}}`, string(c.Output.Schema))
+		`"required":["date","temp"],"additionalProperties":false},"city":{"type":"string","minLength":1}}}`, string(c.Output.Schema))
 	assert.Equal(t, &manager.Cache{Message: 0, TTL: "1h"}, c.Cache)
 
 	s, _ := m.Lookup("summary")
