@@ -48,8 +48,8 @@ func schema(t *testing.T, s string) map[string]any {
 const (
 	system           = "你是天气助手。先用工具查询天气，再只用 JSON 回答：城市，以及每天的日期和最高气温。"
 	question         = "北京未来 3 天的天气如何？"
-	getWeatherParams = `{"type": "object", "properties": {"city": {"$ref": "#/$defs/schemas_city"}, "days": {"type": "integer", "minimum": 1, "maximum": 7}},
-		"required": ["city", "days"], "additionalProperties": false, "$defs": {"schemas_city": {"type": "string", "minLength": 1}}}`
+	getWeatherParams = `{"type": "object", "properties": {"city": {"$ref": "#/$defs/city"}, "days": {"type": "integer", "minimum": 1, "maximum": 7}},
+		"required": ["city", "days"], "additionalProperties": false, "$defs": {"city": {"type": "string", "minLength": 1}}}`
 	getWeatherDescription = "查询城市未来几天的天气预报；城市不存在时返回错误。"
 	answerSchema          = `{"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "array", "items": {"$ref": "#/$defs/day"}}},
 		"required": ["city", "days"], "additionalProperties": false,
