@@ -168,8 +168,8 @@ func (g *generator) template(c *schema.Compiler, t manager.Template, chat bool) 
 		}
 		tm.fields = append(tm.fields, f)
 	}
-	if o := t.Contract.Output; o != nil {
-		s, err := c.Compile(t.Name, "$output", o.Schema)
+	if o := t.Contract.OutputSchema; o != nil {
+		s, err := c.Compile(t.Name, "$output", o)
 		if err != nil {
 			return fmt.Errorf("%w: template %q: output: %v", ErrGenerate, t.Name, err)
 		}

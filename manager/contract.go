@@ -55,6 +55,10 @@ type Contract struct {
 	// the same way and named after the template; nil when the answer is
 	// free text.
 	Output *message.Output
+	// OutputSchema is the output schema as index.json gives it: inline,
+	// or {"$ref": "path"} to a file of the set (promptkit gen reads it, so
+	// that a file several templates' outputs name is one Go type).
+	OutputSchema json.RawMessage
 	// Cache is where the cacheable prefix of the messages ends; nil when
 	// the entry marks none.
 	Cache *Cache
@@ -463,6 +467,7 @@ func (l *loader) output(t *Template, ix *place, n *jsontree.Node) {
 		return
 	}
 	t.Contract.Output = &message.Output{Name: outputName(t.Name), Schema: raw, Strict: strictSubset(raw)}
+	t.Contract.OutputSchema = json.RawMessage(n.Raw(ix.data))
 	t.Contract.output = s
 }
 
