@@ -539,6 +539,9 @@ func (l *loader) checkToolChoice(t *Template, at *place, model *jsontree.Node) {
 	}
 	if !slices.Contains(names, s.ToolChoice) {
 		msg := fmt.Sprintf("model: tool_choice: %q is not a tool of the template (tools: %s; or auto, none, required)", s.ToolChoice, strings.Join(names, ", "))
+		if len(names) == 0 {
+			msg = fmt.Sprintf("model: tool_choice: %q names a tool, and the template has none that loads", s.ToolChoice)
+		}
 		if near := suggest.Closest(s.ToolChoice, names); near != "" {
 			msg = fmt.Sprintf("model: tool_choice: %q is not a tool of the template; did you mean %q?", s.ToolChoice, near)
 		}

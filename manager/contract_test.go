@@ -229,3 +229,35 @@ func TestContractJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{}`, string(data))
 }
+
+// A file may hold a list of tools, and several templates may list one
+// file: it is read and checked once.
+func TestToolsFileShared(t *testing.T) {
+	set := fstest.MapFS{
+		"index.json": {Data: []byte(`{"version": 1, "templates": {
+			"a": {"path": "t.md", "tools": [{"$ref": "tools/all.json"}]},
+			"b": {"path": "t.md", "tools": [{"$ref": "tools/all.json"}], "model": {"tool_choice": "get_time"}}}}`)},
+		"t.md": {Data: []byte("固定的说明。")},
+		"tools/all.json": {Data: []byte(`[
+			{"name": "get_weather", "description": "查询城市的天气预报；城市不存在时返回错误。", "parameters": {"$ref": "../schemas/city_args.json"}},
+			{"name": "get_time", "description": "查询城市此刻的当地时间；城市不存在时返回错误。"}]`)},
+		"schemas/city_args.json": {Data: []byte(`{"type": "object", "properties": {"city": {"type": "string"}}}`)},
+	}
+	m, err := manager.New(set)
+	require.NoError(t, err)
+	for _, name := range []string{"a", "b"} {
+		tpl, _ := m.Lookup(name)
+		require.Len(t, tpl.Contract.Tools, 2, name)
+		assert.Equal(t, `{"type":"object","properties":{"city":{"type":"string"}}}`, string(tpl.Contract.Tools[0].Parameters), "a root $ref is its file")
+		assert.Equal(t, `{"type":"object","properties":{}}`, string(tpl.Contract.Tools[1].Parameters), "no parameters: an empty object")
+	}
+
+	// The same file's mistake is reported once, at its place in the file.
+	set["tools/all.json"] = &fstest.MapFile{Data: []byte(`[{"name": "get_weather", "description": "查询天气。", "parameters": {"type": "strnig"}}]`)}
+	_, err = manager.New(set)
+	require.Error(t, err)
+	problems := manager.Problems(err)
+	require.Len(t, problems, 2)
+	assert.Contains(t, problems[0].Error(), `tools/all.json:1:64: template "a": tool "get_weather": parameters: schema:`)
+	assert.Equal(t, `index.json:3:75: template "b": model: tool_choice: "get_time" names a tool, and the template has none that loads`, problems[1].Error())
+}
