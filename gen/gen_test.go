@@ -88,9 +88,9 @@ func main() {
 	fmt.Printf("%s %v\n", b, err)
 	_, err = cards.RenderCardV1(m, cards.CardV1Vars{User: cards.User{Name: "A"}})
 	fmt.Println(err)
-	ans, err := cards.DecodeForecast(context.Background(), m, []byte(`+"`"+`{"city": "北京", "days": [{"date": "12-02", "high": 3.5}]}`+"`"+`))
+	ans, err := cards.DecodeForecast(context.Background(), m, []byte(` + "`" + `{"city": "北京", "days": [{"date": "12-02", "high": 3.5}]}` + "`" + `))
 	fmt.Printf("%+v %v\n", ans, err)
-	_, err = cards.DecodeForecast(context.Background(), m, []byte(`+"`"+`{"city": "北京", "days": [{"date": "12-02", "high": "冷"}], "wind": 3}`+"`"+`))
+	_, err = cards.DecodeForecast(context.Background(), m, []byte(` + "`" + `{"city": "北京", "days": [{"date": "12-02", "high": "冷"}], "wind": 3}` + "`" + `))
 	fmt.Println(err)
 }
 `,
