@@ -117,16 +117,25 @@ func (c Cache) MarshalJSON() ([]byte, error) {
 }
 
 func (c Contract) clone() Contract {
+	c.Model = c.Model.Clone()
 	c.Tools = slices.Clone(c.Tools)
+	for i := range c.Tools {
+		c.Tools[i].Parameters = slices.Clone(c.Tools[i].Parameters)
+		if s := c.Tools[i].Strict; s != nil {
+			strict := *s
+			c.Tools[i].Strict = &strict
+		}
+	}
 	if c.Output != nil {
 		o := *c.Output
+		o.Schema = slices.Clone(o.Schema)
 		c.Output = &o
 	}
+	c.OutputSchema = slices.Clone(c.OutputSchema)
 	if c.Cache != nil {
 		k := *c.Cache
 		c.Cache = &k
 	}
-	c.Model.Stop = slices.Clone(c.Model.Stop)
 	return c
 }
 

@@ -261,3 +261,35 @@ func TestToolsFileShared(t *testing.T) {
 	assert.Contains(t, problems[0].Error(), `tools/all.json:1:64: template "a": tool "get_weather": parameters: schema:`)
 	assert.Equal(t, `index.json:3:75: template "b": model: tool_choice: "get_time" names a tool, and the template has none that loads`, problems[1].Error())
 }
+
+// Requests and answers from many goroutines share the set's contracts
+// and change none of them (run under -race by CI).
+func TestConcurrentRequests(t *testing.T) {
+	m, err := manager.Open("testdata/contract/good")
+	require.NoError(t, err)
+	defer m.Close()
+	want, err := m.Request(context.Background(), "weather", map[string]any{"city": "北京"})
+	require.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	require.NoError(t, err)
+	done := make(chan string, 8)
+	for range 8 {
+		go func() {
+			req, err := m.Request(context.Background(), "weather", map[string]any{"city": "北京"})
+			assert.NoError(t, err)
+			// A caller's copy: changing it changes no other request.
+			req.Tools[0].Name, req.Messages[0].CacheControl.TTL = "changed", "5m"
+			*req.Tools[0].Strict, *req.Model.Temperature = false, 2
+			req.Output.Schema[0], req.Model.Provider["openai"][0] = ' ', ' '
+
+			assert.NoError(t, m.ValidateOutput(context.Background(), "weather", []byte(`{"city": "北京", "days": []}`)))
+			again, err := m.Request(context.Background(), "weather", map[string]any{"city": "北京"})
+			assert.NoError(t, err)
+			b, _ := json.Marshal(again)
+			done <- string(b)
+		}()
+	}
+	for range 8 {
+		assert.JSONEq(t, string(wantJSON), <-done)
+	}
+}

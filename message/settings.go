@@ -360,6 +360,30 @@ func (k *Setting) describe() string {
 	return fmt.Sprintf("a list of 1 to %d non-empty strings", k.MaxItems)
 }
 
+// Clone returns a copy of s that shares nothing with it.
+func (s Settings) Clone() Settings {
+	s.Temperature, s.TopP = clonePtr(s.Temperature), clonePtr(s.TopP)
+	s.MaxOutputTokens, s.Seed = clonePtr(s.MaxOutputTokens), clonePtr(s.Seed)
+	s.ParallelToolCalls = clonePtr(s.ParallelToolCalls)
+	s.Stop = slices.Clone(s.Stop)
+	if s.Provider != nil {
+		p := make(map[string]json.RawMessage, len(s.Provider))
+		for k, v := range s.Provider {
+			p[k] = slices.Clone(v)
+		}
+		s.Provider = p
+	}
+	return s
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
 // IsZero reports whether s sets nothing.
 func (s Settings) IsZero() bool {
 	return s.Name == "" && s.Temperature == nil && s.TopP == nil && s.MaxOutputTokens == nil && s.Stop == nil &&
