@@ -82,7 +82,7 @@ func TestContractProblems(t *testing.T) {
 		`contract index.json:8:25: template "weather": unknown key "descripton" of a tool; did you mean "description"?`,
 		`contract index.json:9:25: template "weather": tool "search": description has a parameters section ("参数："); the input schema carries the parameters (parameter-section)`,
 		`contract index.json:9:25: template "weather": tool "search": description lists parameters already in the input schema: "query"; keep names, types, required flags and defaults in the schema (parameter-listed)`,
-		`schema index.json:10:79: template "weather": tool "broken": parameters: schema: "index.json#" is not valid against metaschema: jsonschema validation failed with 'https://json-schema.org/draft/2020-12/schema#'`,
+		`schema index.json:10:79: template "weather": tool "broken": parameters: schema: not a valid JSON Schema: #/type: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; #/type: got string, want array`,
 		`contract index.json:11:77: template "weather": tool "scalar": parameters must be an object schema ("type": "object"): a model passes a tool its arguments as one JSON object`,
 		`contract index.json:12:6: template "weather": a tool without a "name"`,
 		`contract index.json:7:15: template "weather": tool "get_weather" is declared twice: first at tools/weather.json:1:10 (contextstack: tool name conflict)`,

@@ -33,7 +33,7 @@ func TestFixedPrefix(t *testing.T) {
 			`t.md:1:30: the cache breakpoint after message 0 needs the prefix before it to be the same for every render, and it depends on the variable "bot"`, "bot"},
 		{"the second message reads a variable", `{% chat role="system" %}固定{% endchat %}{% chat role="user" %}{{ question }}{% endchat %}`, 2,
 			`t.md:1:65: the cache breakpoint after message 1 needs the prefix before it to be the same for every render, and it depends on the variable "question"`, "question"},
-		{"a role from a variable", `{% chat role=who %}固定{% endchat %}`, 1,
+		{"a role from a variable", `{% chat role=who allow=["user", "assistant"] %}固定{% endchat %}`, 1,
 			`t.md:1:14: the cache breakpoint after message 0 needs the prefix before it to be the same for every render, and it depends on the variable "who"`, "who"},
 		{"the clock", `{% chat role="system" %}今天是 {{ strftime_now("%Y-%m-%d") }}{% endchat %}`, 1,
 			`t.md:1:32: the cache breakpoint after message 0 needs the prefix before it to be the same for every render, and it depends on the clock (strftime_now)`, "strftime_now"},
