@@ -63,11 +63,18 @@ func chatWorkloads(tb testing.TB) []chatWorkload {
 }
 
 // inputs are the ways a host passes the conversation: as JSON, as typed
-// messages and tools, and as JSON decoded once beforehand.
+// messages and tools, as JSON messages with tools decoded once (a server
+// offering the same tools with every request), and decoded beforehand.
 func (w chatWorkload) inputs(tb testing.TB) map[string]manager.ChatInput {
+	msgs, err := manager.DecodeChatValue(w.messagesJSON)
+	require.NoError(tb, err)
+	tools, err := manager.DecodeChatValue(w.toolsJSON)
+	require.NoError(tb, err)
 	return map[string]manager.ChatInput{
-		"json":  {MessagesJSON: w.messagesJSON, ToolsJSON: w.toolsJSON, AddGenerationPrompt: true, BOS: w.bos, EOS: w.eos},
-		"typed": {Messages: w.messages, Tools: w.tools, AddGenerationPrompt: true, BOS: w.bos, EOS: w.eos},
+		"json":       {MessagesJSON: w.messagesJSON, ToolsJSON: w.toolsJSON, AddGenerationPrompt: true, BOS: w.bos, EOS: w.eos},
+		"typed":      {Messages: w.messages, Tools: w.tools, AddGenerationPrompt: true, BOS: w.bos, EOS: w.eos},
+		"json_tools": {MessagesJSON: w.messagesJSON, ToolsValue: tools, AddGenerationPrompt: true, BOS: w.bos, EOS: w.eos},
+		"values":     {MessagesValue: msgs, ToolsValue: tools, AddGenerationPrompt: true, BOS: w.bos, EOS: w.eos},
 	}
 }
 
@@ -86,7 +93,7 @@ func TestChatWorkload(t *testing.T) {
 func BenchmarkChatApply(b *testing.B) {
 	ctx := context.Background()
 	for _, w := range chatWorkloads(b) {
-		for _, how := range []string{"json", "typed"} {
+		for _, how := range []string{"json", "typed", "json_tools", "values"} {
 			in := w.inputs(b)[how]
 			b.Run(w.name+"/"+how, func(b *testing.B) {
 				b.ReportAllocs()

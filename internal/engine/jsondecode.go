@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // Decoding JSON into values, in one pass over the bytes: what a chat
@@ -57,6 +59,9 @@ type jsonDecoder struct {
 	seqs  []seqData
 	dicts []OrderedDict
 	esc   strings.Builder
+	// slabs is how many slabs were made: each is twice the one before,
+	// the first sized from the input.
+	slabs int
 }
 
 // SyntaxError is a JSON text that is not valid, with the line and column
@@ -237,8 +242,10 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 func (d *jsonDecoder) carve(n int) []Value {
 	if n > len(d.slab) {
 		// JSON spends a few dozen bytes a value (a key, a string):
-		// a slab of a value per 32 bytes rarely needs a second.
-		d.slab = make([]Value, max(n, min(len(d.src)/32, 4096), 16))
+		// a first slab of a value per 32 bytes rarely needs a second.
+		size := min(max(len(d.src)/32, 16)<<d.slabs, 4096)
+		d.slabs++
+		d.slab = make([]Value, max(n, size))
 	}
 	s := d.slab[:n:n]
 	d.slab = d.slab[n:]
@@ -510,4 +517,66 @@ func (d *jsonDecoder) hex4() (rune, error) {
 		d.pos++
 	}
 	return r, nil
+}
+
+// Member returns the member key of a dict, and whether v is a dict that
+// has it.
+func Member(v Value, key string) (Value, bool) {
+	if v.k != Dict {
+		return Value{}, false
+	}
+	return dictGetString(v, key)
+}
+
+// ValueWriter builds a value from JSON given as tokens: a typed
+// conversation or list of tools (message.WriteMessages, WriteTools) reads
+// as the same values as its JSON text would, without the text. Its zero
+// value is ready; Value returns what was written.
+type ValueWriter struct {
+	d    jsonDecoder
+	open []int // where each open container's items start on the stack
+}
+
+var _ message.TokenWriter = (*ValueWriter)(nil)
+
+func (w *ValueWriter) push(v Value) { w.d.stack = append(w.d.stack, v) }
+func (w *ValueWriter) begin()       { w.open = append(w.open, len(w.d.stack)) }
+func (w *ValueWriter) end() int {
+	base := w.open[len(w.open)-1]
+	w.open = w.open[:len(w.open)-1]
+	return base
+}
+
+func (w *ValueWriter) BeginObject()    { w.begin() }
+func (w *ValueWriter) EndObject()      { w.push(w.d.dict(w.end())) }
+func (w *ValueWriter) BeginList()      { w.begin() }
+func (w *ValueWriter) EndList()        { w.push(w.d.list(w.end())) }
+func (w *ValueWriter) Key(name string) { w.push(strValue(name)) }
+func (w *ValueWriter) String(s string) { w.push(strValue(s)) }
+func (w *ValueWriter) Bool(b bool)     { w.push(boolValue(b)) }
+func (w *ValueWriter) Null()           { w.push(none) }
+
+// JSON decodes text, one JSON value, in place.
+func (w *ValueWriter) JSON(text string) error {
+	src, pos := w.d.src, w.d.pos
+	defer func() { w.d.src, w.d.pos = src, pos }()
+	w.d.src, w.d.pos = text, 0
+	w.d.skipSpace()
+	v, err := w.d.value(len(w.open))
+	if err != nil {
+		return err
+	}
+	if w.d.pos < len(w.d.src) {
+		return w.d.errorf("unexpected data after the JSON value")
+	}
+	w.push(v)
+	return nil
+}
+
+// Value returns the value written: the last one written at the top.
+func (w *ValueWriter) Value() Value {
+	if len(w.open) > 0 || len(w.d.stack) == 0 {
+		return undefined
+	}
+	return w.d.stack[len(w.d.stack)-1]
 }

@@ -7,12 +7,16 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 func TestDecodeJSON(t *testing.T) {
@@ -277,4 +281,50 @@ func tokenValue(dec *json.Decoder, depth int) (Value, error) {
 		return none, nil
 	}
 	return Value{}, fmt.Errorf("unexpected JSON token %v", t)
+}
+
+// TestValueWriterCorpus: every conversation and list of function tools of
+// the corpus, as typed messages and tools, reads through ValueWriter as
+// the same values as the JSON EncodeMessages and EncodeTools write for
+// it, keys in their order.
+func TestValueWriterCorpus(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "corpus", "chat", "*", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	n := 0
+	for _, f := range files {
+		var cf struct {
+			Cases []struct{ Messages, Tools json.RawMessage }
+		}
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(data, &cf))
+		for _, c := range cf.Cases {
+			msgs, err := message.DecodeMessages(c.Messages)
+			require.NoError(t, err, f)
+			sameAsJSON(t, f, msgs, message.EncodeMessages, message.WriteMessages)
+			n++
+			if len(c.Tools) > 0 && string(c.Tools) != "null" && !bytes.Contains(c.Tools, []byte("parameter_definitions")) {
+				tools, err := message.DecodeTools(c.Tools)
+				require.NoError(t, err, f)
+				sameAsJSON(t, f, tools, message.EncodeTools, message.WriteTools)
+			}
+		}
+	}
+	assert.Greater(t, n, 700)
+}
+
+func sameAsJSON[T any](t *testing.T, f string, items []T, encode func([]T) ([]byte, error), write func(message.TokenWriter, []T) error) {
+	t.Helper()
+	text, err := encode(items)
+	require.NoError(t, err, f)
+	want, err := DecodeJSON(text)
+	require.NoError(t, err, f)
+	var w ValueWriter
+	require.NoError(t, write(&w, items), f)
+	wr, err := reprString(want)
+	require.NoError(t, err)
+	gr, err := reprString(w.Value())
+	require.NoError(t, err)
+	require.Equal(t, wr, gr, f)
 }
