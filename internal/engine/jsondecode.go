@@ -382,117 +382,141 @@ func (d *jsonDecoder) digits() int {
 func (d *jsonDecoder) str() (string, error) {
 	d.pos++ // "
 	start := d.pos
-	ascii := true
-	for d.pos < len(d.src) {
-		c := d.src[d.pos]
-		switch {
-		case c == '"':
-			s := d.src[start:d.pos]
-			if !ascii && !utf8.ValidString(s) {
-				d.pos = start
-				return d.unescape(start)
-			}
-			d.pos++
-			return s, nil
-		case c == '\\':
-			if !ascii { // the bytes before need checking as well
-				d.pos = start
-			}
-			return d.unescape(start)
-		case c < 0x20:
-			return "", d.unexpected("in string literal")
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-		d.pos++
+	j, high := d.scan(start)
+	if j < len(d.src) && d.src[j] == '"' && (high&msb == 0 || utf8.ValidString(d.src[start:j])) {
+		d.pos = j + 1
+		return d.src[start:j], nil
 	}
-	return "", d.unexpected("")
+	return d.unescape(start)
 }
 
-// unescape reads the rest of a string that started at start, writing it
-// to the escape buffer: escapes are decoded, invalid UTF-8 becomes
-// U+FFFD, as encoding/json decodes strings.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// scan returns the position of the first byte from i on that a string
+// cannot hold as it is (", \ or a control character), or len(src), and
+// the bits of the bytes before it (high&msb: one of them is not ASCII).
+// It reads eight bytes at a time.
+func (d *jsonDecoder) scan(i int) (int, uint64) {
+	s := d.src
+	var high uint64
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		q, b := x^(lsb*'"'), x^(lsb*'\\')
+		// A byte is zero, or below 0x20, exactly when such a test sets
+		// its top bit in one of the eight (the borrows aside, which only
+		// follow a byte that is).
+		if ((q-lsb)&^q|(b-lsb)&^b|(x-lsb*0x20)&^x)&msb != 0 {
+			break
+		}
+		high |= x
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		high |= uint64(c)
+	}
+	return i, high
+}
+
+// unescape reads a string that started at start and holds escapes or
+// bytes to replace into the escape buffer: escapes are decoded, invalid
+// UTF-8 becomes U+FFFD, as encoding/json decodes strings.
 func (d *jsonDecoder) unescape(start int) (string, error) {
 	b := &d.esc
-	if b.Cap()-b.Len() < d.pos-start+16 {
+	if b.Cap()-b.Len() < 16 {
 		// The strings written so far keep the old buffer; a new one
 		// holds the rest.
 		*b = strings.Builder{}
-		b.Grow(max(len(d.src)/4, d.pos-start+64))
+		b.Grow(max(len(d.src)/4, 64))
 	}
 	from := b.Len()
-	b.WriteString(d.src[start:d.pos])
-	for d.pos < len(d.src) {
-		c := d.src[d.pos]
-		switch {
-		case c == '"':
-			d.pos++
-			return b.String()[from:], nil
-		case c < 0x20:
-			return "", d.unexpected("in string literal")
-		case c < utf8.RuneSelf && c != '\\':
-			b.WriteByte(c)
-			d.pos++
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(d.src[d.pos:])
-			if r == utf8.RuneError && size == 1 {
-				b.WriteRune(utf8.RuneError)
-			} else {
-				b.WriteString(d.src[d.pos : d.pos+size])
-			}
-			d.pos += size
-		default: // \
-			d.pos++
-			if d.pos >= len(d.src) {
-				return "", d.unexpected("")
-			}
-			e := d.src[d.pos]
-			d.pos++
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				r, err := d.hex4()
-				if err != nil {
-					return "", err
-				}
-				if utf16.IsSurrogate(r) {
-					// A pair is one character; a lone half is U+FFFD, and
-					// what follows it is read on its own.
-					r2 := rune(-1)
-					if d.pos+1 < len(d.src) && d.src[d.pos] == '\\' && d.src[d.pos+1] == 'u' {
-						save := d.pos
-						d.pos += 2
-						if x, err := d.hex4(); err == nil {
-							r2 = x
-						}
-						d.pos = save
-					}
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						d.pos += 6
-						r = dec
-					} else {
-						r = utf8.RuneError
-					}
-				}
+	for i := start; ; {
+		j, high := d.scan(i)
+		if run := d.src[i:j]; high&msb == 0 || utf8.ValidString(run) {
+			b.WriteString(run)
+		} else {
+			for _, r := range run { // each invalid byte is U+FFFD
 				b.WriteRune(r)
-			default:
-				d.pos--
-				return "", d.unexpected("in string escape code")
 			}
 		}
+		d.pos = j
+		if j >= len(d.src) {
+			return "", d.unexpected("")
+		}
+		switch d.src[j] {
+		case '"':
+			d.pos++
+			return b.String()[from:], nil
+		case '\\':
+			d.pos++
+			if err := d.escape(); err != nil {
+				return "", err
+			}
+			i = d.pos
+		default:
+			return "", d.unexpected("in string literal")
+		}
 	}
-	return "", d.unexpected("")
+}
+
+// escape reads the escape after a \ into the escape buffer.
+func (d *jsonDecoder) escape() error {
+	b := &d.esc
+	if d.pos >= len(d.src) {
+		return d.unexpected("")
+	}
+	e := d.src[d.pos]
+	d.pos++
+	switch e {
+	case '"', '\\', '/':
+		b.WriteByte(e)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'u':
+		r, err := d.hex4()
+		if err != nil {
+			return err
+		}
+		if utf16.IsSurrogate(r) {
+			// A pair is one character; a lone half is U+FFFD, and what
+			// follows it is read on its own.
+			r2 := rune(-1)
+			if d.pos+1 < len(d.src) && d.src[d.pos] == '\\' && d.src[d.pos+1] == 'u' {
+				save := d.pos
+				d.pos += 2
+				if x, err := d.hex4(); err == nil {
+					r2 = x
+				}
+				d.pos = save
+			}
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				d.pos += 6
+				r = dec
+			} else {
+				r = utf8.RuneError
+			}
+		}
+		b.WriteRune(r)
+	default:
+		d.pos--
+		return d.unexpected("in string escape code")
+	}
+	return nil
 }
 
 // hex4 reads the four hex digits of a \u escape.
