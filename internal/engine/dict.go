@@ -111,6 +111,9 @@ func (d *OrderedDict) find(k dictKey) int {
 func (d *OrderedDict) SetString(key string, val Value) { d.Set(strValue(key), val) }
 
 func (d *OrderedDict) get(key Value) (Value, bool) {
+	if key.k == String { // message['role']: without building a key
+		return d.getString(key.s)
+	}
 	k, ok := keyOf(key)
 	if !ok {
 		return Value{}, false
