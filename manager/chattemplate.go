@@ -233,7 +233,8 @@ func DecodeChatValue(data []byte) (ChatValue, error) {
 }
 
 // Get returns the member key of an object, and whether the value is an
-// object that has it.
+// object that has it. The member shares the memory of the whole decoded
+// value (its strings are parts of one copy of the JSON text).
 func (c ChatValue) Get(key string) (ChatValue, bool) {
 	v, ok := engine.Member(c.v, key)
 	return ChatValue{v}, ok
