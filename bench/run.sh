@@ -5,6 +5,7 @@
 #   BENCHTIME=0.5s go test -benchtime of one engine in one round
 #   SET_ROUNDS=6   rounds of the template-set and contextstack benchmarks (loads of 10,000 templates are slow)
 #   COLD_RUNS=30   runs of the CLI cold start
+#   CHAT_ROUNDS=8  rounds of the chat-template suite (each round times every engine on the six templates)
 #   INSTALL=1      install what is missing with apt-get/npm (0: only say how)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -12,6 +13,7 @@ ROUNDS=${ROUNDS:-10}
 BENCHTIME=${BENCHTIME:-0.5s}
 SET_ROUNDS=${SET_ROUNDS:-6}
 COLD_RUNS=${COLD_RUNS:-30}
+CHAT_ROUNDS=${CHAT_ROUNDS:-8}
 INSTALL=${INSTALL:-1}
 # In this module, go.sum may have to follow promptkit's own dependencies
 # (replace => ../): its go commands may update it. The root's are readonly.
@@ -50,7 +52,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     echo "to include nunjucks: sudo apt-get install nodejs npm" >&2
   fi
 fi
-if command -v npm >/dev/null && [ ! -f node_modules/nunjucks/package.json ]; then
+if command -v npm >/dev/null && { [ ! -f node_modules/nunjucks/package.json ] || [ ! -f node_modules/@huggingface/jinja/package.json ]; }; then
   if [ "$INSTALL" = 1 ]; then
     say "installing nunjucks (npm ci into bench/node_modules)"
     npm ci --no-audit --no-fund --loglevel=error >&2
@@ -89,6 +91,23 @@ if command -v node >/dev/null && [ -f node_modules/nunjucks/package.json ]; then
 else
   missing nunjucks "node or bench/node_modules/nunjucks is missing (apt-get install nodejs npm; cd bench && npm ci)"
 fi
+
+# --- chat templates: six models' templates, promptkit against Jinja2, minja and @huggingface/jinja
+# (bench/cmd/chatbench; every output checked against Jinja2's first)
+if ! { command -v g++ >/dev/null && [ -f /usr/include/nlohmann/json.hpp ]; } && can_apt; then
+  say "installing g++ and nlohmann-json3-dev for minja (apt-get)"
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ nlohmann-json3-dev >&2
+fi
+minja_bin=""
+if command -v g++ >/dev/null && [ -f /usr/include/nlohmann/json.hpp ] && ./minja.sh >&2; then
+  minja_bin="$out/minja_chat_bench"
+else
+  echo "!! minja not run: it needs git, g++ and nlohmann-json3-dev (bench/minja.sh)" >&2
+fi
+chat_py="$PY"; [ -x "$PY" ] && "$PY" -c 'import jinja2' 2>/dev/null || chat_py=""
+chat_node=""; command -v node >/dev/null && [ -f node_modules/@huggingface/jinja/package.json ] && chat_node=node
+say "chat templates: $CHAT_ROUNDS rounds"
+gob run ./cmd/chatbench -root .. -rounds "$CHAT_ROUNDS" -py "$chat_py" -node "$chat_node" -minja "$minja_bin" > "$out/chat.md"
 
 # --- template sets of 10, 1,000 and 10,000 (promptkit's own benchmarks)
 say "template sets: load and render ($SET_ROUNDS rounds)"
@@ -138,3 +157,4 @@ gob run ./cmd/table -go "$out/engines.txt" -manager "$out/sets.txt" -contextstac
   -ext "$out/external.jsonl" \
   -coldstart "$out/coldstart.json" -coldstart-default "$out/coldstart-default.json" \
   -coldstart-baseline "$out/coldstart-baseline.json" | tee "$out/report.md"
+cat "$out/chat.md" | tee -a "$out/report.md"

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"sync"
 )
 
 // Data keys shared by several builders.
@@ -20,14 +21,14 @@ const DefaultNotePrefix = "note-"
 
 // notePrefix is what a note id prefix may be: short, and free of anything
 // that would need escaping.
-var notePrefix = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,32}$`)
+var notePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._:-]{1,32}$`) })
 
 // NoteIDs returns a generator of unique note ids: prefix followed by 16
 // random hexadecimal digits, e.g. "note-3f2a9c1b7d4e5f60". The prefix is
 // 1 to 32 letters, digits, '.', '_', ':' or '-'. The generator is safe
 // for concurrent use.
 func NoteIDs(prefix string) (func() string, error) {
-	if !notePrefix.MatchString(prefix) {
+	if !notePrefix().MatchString(prefix) {
 		return nil, fmt.Errorf("%w: note id prefix %q: want 1 to 32 of A-Z a-z 0-9 . _ : -", ErrInvalidValue, prefix)
 	}
 	return func() string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
@@ -188,4 +189,4 @@ func promotions(ctx context.Context, repo *remote.Repository, man ocispec.Descri
 
 // referrersTag is the tag under which oras keeps a manifest's referrers
 // where a registry lacks the referrers API: not a label.
-var referrersTag = regexp.MustCompile(`^sha256-[0-9a-f]{64}$`)
+var referrersTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256-[0-9a-f]{64}$`) })

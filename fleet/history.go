@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"oras.land/oras-go/v2/registry/remote"
@@ -29,7 +30,9 @@ const (
 )
 
 // tagPattern is the OCI distribution spec's grammar of a tag.
-var tagPattern = regexp.MustCompile(`^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$`)
+// Compiled when first needed: a process that never names a tag does not
+// pay for its 128 repetitions at start.
+var tagPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$`) })
 
 // maxLabel leaves room in a tag for the history suffix.
 const maxLabel = 128 - len(historySep) - len(historyTime)
@@ -56,7 +59,7 @@ func parseHistoryTag(tag string) (label string, t time.Time, ok bool) {
 // history tags, or is a history tag itself.
 func checkLabel(label string) error {
 	switch {
-	case !tagPattern.MatchString(label):
+	case !tagPattern().MatchString(label):
 		return fmt.Errorf("%w: label %q is not a tag ([A-Za-z0-9_][A-Za-z0-9._-]*)", ErrReference, label)
 	case len(label) > maxLabel:
 		return fmt.Errorf("%w: label %q is longer than %d characters", ErrReference, label, maxLabel)
@@ -190,7 +193,7 @@ func history(ctx context.Context, repo *remote.Repository, ref, label string, li
 	}
 	var moves []move
 	for _, tag := range tags {
-		if referrersTag.MatchString(tag) {
+		if referrersTag().MatchString(tag) {
 			continue // the index of a manifest's referrers: not a label
 		}
 		if label, t, ok := parseHistoryTag(tag); ok {

@@ -303,12 +303,13 @@ func specialToken(raw json.RawMessage) (*string, error) {
 func (t *ChatTemplate) Variables() []string { return slices.Clone(t.vars) }
 
 // ChatInput is what a chat template is applied to, as transformers'
-// apply_chat_template takes it. The conversation and the tools come as Go
-// values (Messages, Tools) or as JSON (MessagesJSON, ToolsJSON: the form
-// the CLI and promptkit serve read), one form of each; the template gets
-// the same values either way, so the same conversation renders the same
-// prompt. Each message reaches the template as its JSON has it
-// (message.Message's Chat Completions shape: tool_calls,
+// apply_chat_template takes it. The conversation and the tools come in one
+// of three forms each: as Go values (Messages, Tools), as JSON
+// (MessagesJSON, ToolsJSON: the form the CLI and promptkit serve read), or
+// as JSON decoded beforehand (MessagesValue, ToolsValue: see ChatValue); the
+// template gets the same values whichever form, so the same conversation
+// renders the same prompt. Each message reaches the template as its JSON
+// has it (message.Message's Chat Completions shape: tool_calls,
 // function.arguments as a string or, with ObjectArguments, a dict), and
 // JSON is read with the order of object keys kept, so a tool's parameters
 // reach tojson in the order they were written. Absent Tools and Documents
@@ -320,6 +321,9 @@ type ChatInput struct {
 	MessagesJSON json.RawMessage // a list of messages
 	ToolsJSON    json.RawMessage // a list of tools
 	Documents    json.RawMessage // a list of documents, as JSON
+	// MessagesValue, ToolsValue and DocumentsValue are the same lists
+	// decoded once beforehand (DecodeChatValue).
+	MessagesValue, ToolsValue, DocumentsValue ChatValue
 	// AddGenerationPrompt ends the prompt where the model's answer starts.
 	AddGenerationPrompt bool
 	Vars                map[string]json.RawMessage
@@ -327,38 +331,48 @@ type ChatInput struct {
 	BOS, EOS *string
 }
 
+// ChatValue is JSON decoded once for chat templates (DecodeChatValue): the
+// tools a server offers with every request, say, decoded when it starts
+// rather than on each request, or a whole request, whose members Get
+// picks. It holds what its JSON holds as the template reads it (keys in
+// their order, integers apart from floats) and never changes, so any
+// number of applications may share it at once. The zero ChatValue is not
+// given.
+type ChatValue struct{ v engine.Value }
+
+// DecodeChatValue decodes one JSON value for ChatInput. Invalid JSON is an
+// error naming its line and column; so is an integer beyond 64 bits.
+func DecodeChatValue(data []byte) (ChatValue, error) {
+	v, err := engine.DecodeJSON(data)
+	if err != nil {
+		return ChatValue{}, err
+	}
+	return ChatValue{v}, nil
+}
+
+// Get returns the member key of an object, and whether the value is an
+// object that has it. The member shares the memory of the whole decoded
+// value (its strings are parts of one copy of the JSON text).
+func (c ChatValue) Get(key string) (ChatValue, bool) {
+	v, ok := engine.Member(c.v, key)
+	return ChatValue{v}, ok
+}
+
+func (c ChatValue) given() bool { return c.v.Kind() != engine.Undefined }
+
 // Apply renders the conversation into the model's prompt string, as
 // transformers' apply_chat_template(…, tokenize=False) does. A template
 // that refuses the conversation (raise_exception) is an *Error wrapping
 // ErrRaised with the template's message. A setting the template does not
-// read is ignored (Variables lists those it reads). Messages and
-// MessagesJSON both set, or Tools and ToolsJSON, is an error; a message or
-// tool that has no JSON form is an error naming its path. The input's
-// JSON is at most the render's memory budget (WithMaxMemory), checked
-// before it is decoded: ErrOutputLimit beyond.
+// read is ignored (Variables lists those it reads). The messages or the
+// tools given in more than one form is an error; a message or tool that
+// has no JSON form is an error naming its path. The input given as JSON
+// is at most the render's memory budget (WithMaxMemory), checked before
+// it is decoded: ErrOutputLimit beyond (typed and decoded inputs are
+// already in the host's memory).
 func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) {
 	vars := map[string]any{"add_generation_prompt": in.AddGenerationPrompt}
-	decode := func(what string, raw json.RawMessage) error {
-		if len(raw) == 0 {
-			vars[what] = nil
-			return nil
-		}
-		v, err := engine.DecodeJSON(raw)
-		if err != nil {
-			return &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what}, Msg: fmt.Sprintf("%s: invalid JSON: %v", what, err)}
-		}
-		vars[what] = v
-		return nil
-	}
-	msgs, err := typedJSON(t.name, "messages", in.Messages, in.MessagesJSON, message.EncodeMessages)
-	if err != nil {
-		return "", err
-	}
-	tools, err := typedJSON(t.name, "tools", in.Tools, in.ToolsJSON, message.EncodeTools)
-	if err != nil {
-		return "", err
-	}
-	size := len(msgs) + len(tools) + len(in.Documents)
+	size := len(in.MessagesJSON) + len(in.ToolsJSON) + len(in.Documents)
 	for _, raw := range in.Vars {
 		size += len(raw)
 	}
@@ -366,14 +380,28 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 		return "", &Error{Kind: ErrOutputLimit, Template: t.name, Path: t.name,
 			Msg: fmt.Sprintf("the input is %d bytes of JSON, over the render's memory limit of %d (WithMaxMemory)", size, t.cfg.limits.MaxMemory)}
 	}
-	if err := decode("messages", msgs); err != nil {
-		return "", err
+	var typedMessages, typedTools func(message.TokenWriter) error
+	if in.Messages != nil {
+		typedMessages = func(w message.TokenWriter) error { return message.WriteMessages(w, in.Messages) }
 	}
-	if err := decode("tools", tools); err != nil {
-		return "", err
+	if in.Tools != nil {
+		typedTools = func(w message.TokenWriter) error { return message.WriteTools(w, in.Tools) }
 	}
-	if err := decode("documents", in.Documents); err != nil {
-		return "", err
+	for _, x := range []struct {
+		what  string
+		typed func(message.TokenWriter) error
+		raw   json.RawMessage
+		value ChatValue
+	}{
+		{"messages", typedMessages, in.MessagesJSON, in.MessagesValue},
+		{"tools", typedTools, in.ToolsJSON, in.ToolsValue},
+		{"documents", nil, in.Documents, in.DocumentsValue},
+	} {
+		v, err := t.input(x.what, x.typed, x.raw, x.value)
+		if err != nil {
+			return "", err
+		}
+		vars[x.what] = v
 	}
 	for _, tok := range []struct {
 		name      string
@@ -402,9 +430,11 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 		if !slices.Contains(t.vars, k) {
 			continue
 		}
-		if err := decode(k, raw); err != nil {
+		v, err := t.input(k, nil, raw, ChatValue{})
+		if err != nil {
 			return "", err
 		}
+		vars[k] = v
 	}
 	ctx, cancel := t.cfg.renderContext(ctx)
 	if cancel != nil {
@@ -418,21 +448,37 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 	return out, nil
 }
 
-// typedJSON is the JSON of a list given as Go values or as JSON: the
-// typed list is written as its package writes it, so a template reads a
-// typed conversation exactly as it reads the same conversation's JSON.
-// nil and nil is none.
-func typedJSON[T any](tmpl, what string, typed []T, raw json.RawMessage, encode func([]T) ([]byte, error)) (json.RawMessage, error) {
+// input is the value of one of the input's lists (or a setting), given
+// as Go values written as their JSON (typed), as JSON (raw) or decoded
+// (value), at most one of them; none is None.
+func (t *ChatTemplate) input(what string, typed func(message.TokenWriter) error, raw json.RawMessage, value ChatValue) (any, error) {
+	var forms []string
+	for _, f := range []struct {
+		given bool
+		name  string
+	}{{typed != nil, "Go values"}, {len(raw) > 0, "JSON"}, {value.given(), "a decoded ChatValue"}} {
+		if f.given {
+			forms = append(forms, f.name)
+		}
+	}
 	switch {
-	case typed != nil && len(raw) > 0:
-		return nil, &Error{Kind: ErrTemplate, Template: tmpl, Variables: []string{what},
-			Msg: fmt.Sprintf("%s given twice: as Go values and as JSON", what)}
-	case typed == nil:
-		return raw, nil
+	case len(forms) > 1:
+		return nil, &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what},
+			Msg: fmt.Sprintf("%s given twice: as %s", what, strings.Join(forms, " and as "))}
+	case typed != nil:
+		var w engine.ValueWriter
+		if err := typed(&w); err != nil {
+			return nil, &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what}, Msg: err.Error(), Err: err, causeInMsg: true}
+		}
+		return w.Value(), nil
+	case len(raw) > 0:
+		v, err := engine.DecodeJSON(raw)
+		if err != nil {
+			return nil, &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what}, Msg: fmt.Sprintf("%s: invalid JSON: %v", what, err)}
+		}
+		return v, nil
+	case value.given():
+		return value.v, nil
 	}
-	data, err := encode(typed)
-	if err != nil {
-		return nil, &Error{Kind: ErrTemplate, Template: tmpl, Variables: []string{what}, Msg: err.Error(), Err: err, causeInMsg: true}
-	}
-	return data, nil
+	return nil, nil
 }

@@ -3,6 +3,7 @@ package manager_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/seed-e7d2830f/promptkit/manager"
 	"github.com/seed-e7d2830f/promptkit/message"
@@ -181,4 +183,52 @@ func TestApplyTypedMessagesErrors(t *testing.T) {
 	var me *manager.Error
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, []string{"messages"}, me.Variables)
+}
+
+// TestApplyDecodedValues: a request decoded once (DecodeChatValue), its
+// members picked with Get, and tools decoded once and shared by
+// concurrent applications render what the same JSON renders.
+func TestApplyDecodedValues(t *testing.T) {
+	ct, err := manager.ParseChatTemplate("tools.jinja", toolTemplate)
+	require.NoError(t, err)
+	const request = `{"model": "m", "messages": [{"role": "user", "content": "北京明天天气如何？"}],
+		"tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 3.0}}}}}]}`
+	var raw struct{ Messages, Tools json.RawMessage }
+	require.NoError(t, json.Unmarshal([]byte(request), &raw))
+	want, err := ct.Apply(context.Background(), manager.ChatInput{MessagesJSON: raw.Messages, ToolsJSON: raw.Tools})
+	require.NoError(t, err)
+	assert.Contains(t, want, `"maximum": 3.0`, "a float stays a float")
+
+	req, err := manager.DecodeChatValue([]byte(request))
+	require.NoError(t, err)
+	msgs, ok := req.Get("messages")
+	require.True(t, ok)
+	tools, ok := req.Get("tools")
+	require.True(t, ok)
+	_, ok = req.Get("absent")
+	assert.False(t, ok)
+	_, ok = msgs.Get("role")
+	assert.False(t, ok, "a list has no members")
+
+	var g errgroup.Group
+	for range 8 {
+		g.Go(func() error {
+			got, err := ct.Apply(context.Background(), manager.ChatInput{MessagesValue: msgs, ToolsValue: tools})
+			if err == nil && got != want {
+				err = fmt.Errorf("got %q", got)
+			}
+			return err
+		})
+	}
+	require.NoError(t, g.Wait())
+	got, err := ct.Apply(context.Background(), manager.ChatInput{MessagesJSON: raw.Messages, ToolsValue: tools})
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "JSON messages, decoded tools")
+
+	_, err = ct.Apply(context.Background(), manager.ChatInput{MessagesJSON: raw.Messages, MessagesValue: msgs})
+	assert.ErrorContains(t, err, "messages given twice: as JSON and as a decoded ChatValue")
+	_, err = manager.DecodeChatValue([]byte(`{"n": 123456789012345678901234}`))
+	assert.ErrorContains(t, err, "integer 123456789012345678901234 is beyond the 64-bit range templates compute in (line 1, column 7)")
+	_, err = ct.Apply(context.Background(), manager.ChatInput{MessagesJSON: []byte(`[{"role": "user", "content": 123456789012345678901234}]`)})
+	assert.ErrorContains(t, err, "messages: invalid JSON: integer 123456789012345678901234 is beyond the 64-bit range", "an error, not a panic")
 }

@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
@@ -270,29 +272,103 @@ func checkPath(p string) error {
 }
 
 // exactKeys refuses keys of a JSON object other than allowed, compared
-// exactly: encoding/json alone would accept "Path" for "path".
+// exactly: encoding/json alone would accept "Path" for "path". It reads
+// the keys in place, without decoding the object (decodeStrict does that
+// once), and names the first unknown key in sorted order.
 func exactKeys(data []byte, allowed ...string) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil // not an object: decodeStrict reports it
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		ok := false
-		for _, a := range allowed {
-			if k == a {
-				ok = true
+	unknown, found := "", false
+	for raw, i := firstKey(data); raw != nil; raw, i = nextKey(data, i) {
+		if !bytes.ContainsAny(raw, "\\\x80\xff") && utf8.Valid(raw) { // the common case: compared in place
+			if slices.ContainsFunc(allowed, func(a string) bool { return a == string(raw) }) {
+				continue
 			}
 		}
-		if !ok {
-			return fmt.Errorf("unknown field %q (allowed: %s)", k, strings.Join(allowed, ", "))
+		var k string
+		if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &k) != nil { // as encoding/json reads it
+			continue
+		}
+		if !slices.Contains(allowed, k) && (!found || k < unknown) {
+			unknown, found = k, true
 		}
 	}
-	return nil
+	if !found {
+		return nil // or not an object: decodeStrict reports it
+	}
+	return fmt.Errorf("unknown field %q (allowed: %s)", unknown, strings.Join(allowed, ", "))
+}
+
+// firstKey and nextKey walk the keys of the JSON object data: each returns
+// a key's raw text (between its quotes, escapes as written) and where the
+// next begins, or nil after the last (or when data is not an object).
+// data is valid JSON: encoding/json has read it.
+func firstKey(data []byte) ([]byte, int) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, 0
+	}
+	return nextKey(data, skipSpace(data, i+1))
+}
+
+func nextKey(data []byte, i int) ([]byte, int) {
+	if i >= len(data) || data[i] != '"' {
+		return nil, i
+	}
+	end := skipString(data, i)
+	raw := data[i+1 : end-1]
+	i = skipSpace(data, end)                                   // at the colon
+	i = skipSpace(data, skipValue(data, skipSpace(data, i+1))) // after the value
+	if i < len(data) && data[i] == ',' {
+		i = skipSpace(data, i+1)
+	}
+	return raw, i
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the position after the string that starts at i.
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// skipValue returns the position after the value that starts at i.
+func skipValue(data []byte, i int) int {
+	depth := 0
+	for i < len(data) {
+		switch c := data[i]; {
+		case c == '"':
+			i = skipString(data, i)
+		case c == '{' || c == '[':
+			depth++
+			i++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			i++
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return i
+		default:
+			i++
+		}
+		if depth == 0 && i > 0 && (data[i-1] == '"' || data[i-1] == '}' || data[i-1] == ']') {
+			return i
+		}
+	}
+	return i
 }
 
 func decodeStrict(data []byte, v any) error {

@@ -136,7 +136,7 @@ func (c *codec[T]) encodeWith(w *writer, v *T, rec []entry) error {
 			return w.fail(err)
 		}
 	}
-	w.b = append(w.b, '{')
+	w.open('{')
 	first := true
 	for i := range c.keys {
 		k := &c.keys[i]
@@ -153,19 +153,15 @@ func (c *codec[T]) encodeWith(w *writer, v *T, rec []entry) error {
 		case k.has == nil || k.has(v):
 			value = func() error { return c.writeValue(w, v, k) }
 		case recorded && state == entryNull:
-			value = func() error { w.b = append(w.b, "null"...); return nil }
+			value = func() error { w.null(); return nil }
 		case recorded && state == entryEmpty:
-			value = func() error { w.b = append(w.b, k.empty...); return nil }
+			value = func() error { w.empty(k.empty); return nil }
 		}
 		if value == nil {
 			continue
 		}
-		if !first {
-			w.b = append(w.b, ',')
-		}
+		w.key(first, k.name)
 		first = false
-		w.str(k.name)
-		w.b = append(w.b, ':')
 		w.push(k.name)
 		err := value()
 		w.pop()
@@ -173,7 +169,7 @@ func (c *codec[T]) encodeWith(w *writer, v *T, rec []entry) error {
 			return err
 		}
 	}
-	w.b = append(w.b, '}')
+	w.close('}')
 	return nil
 }
 
@@ -461,10 +457,82 @@ func kindOf(data []byte) string {
 
 func isNull(data []byte) bool { return string(data) == "null" }
 
-// writer writes JSON, keeping the path of the value it is at for errors.
+// writer writes JSON, keeping the path of the value it is at for errors:
+// as text into b, or as tokens to tw when it is set (WriteMessages).
 type writer struct {
 	b    []byte
+	tw   TokenWriter
 	path []string
+}
+
+// open and close write the brackets of an object or a list.
+func (w *writer) open(c byte) {
+	switch {
+	case w.tw == nil:
+		w.b = append(w.b, c)
+	case c == '{':
+		w.tw.BeginObject()
+	default:
+		w.tw.BeginList()
+	}
+}
+
+func (w *writer) close(c byte) {
+	switch {
+	case w.tw == nil:
+		w.b = append(w.b, c)
+	case c == '}':
+		w.tw.EndObject()
+	default:
+		w.tw.EndList()
+	}
+}
+
+// item separates an item of a list from the one before.
+func (w *writer) item(first bool) {
+	if w.tw == nil && !first {
+		w.b = append(w.b, ',')
+	}
+}
+
+// key writes an object's key; its value follows.
+func (w *writer) key(first bool, name string) {
+	if w.tw != nil {
+		w.tw.Key(name)
+		return
+	}
+	w.item(first)
+	w.str(name)
+	w.b = append(w.b, ':')
+}
+
+func (w *writer) null() {
+	if w.tw != nil {
+		w.tw.Null()
+		return
+	}
+	w.b = append(w.b, "null"...)
+}
+
+func (w *writer) boolean(b bool) {
+	if w.tw != nil {
+		w.tw.Bool(b)
+		return
+	}
+	w.b = strconv.AppendBool(w.b, b)
+}
+
+// empty writes a key's empty value: "" or [].
+func (w *writer) empty(text string) {
+	switch {
+	case w.tw == nil:
+		w.b = append(w.b, text...)
+	case text == "[]":
+		w.tw.BeginList()
+		w.tw.EndList()
+	default:
+		w.tw.String("")
+	}
 }
 
 func (w *writer) push(p string) { w.path = append(w.path, p) }
@@ -489,6 +557,10 @@ func (w *writer) index(i int) { w.push("[" + strconv.Itoa(i) + "]") }
 // str writes s as a JSON string, as encoding/json writes it without HTML
 // escaping: a prompt's <, > and & stay readable.
 func (w *writer) str(s string) {
+	if w.tw != nil {
+		w.tw.String(s)
+		return
+	}
 	const hex = "0123456789abcdef"
 	b := append(w.b, '"')
 	start := 0
@@ -544,7 +616,16 @@ func (w *writer) str(s string) {
 // rawObject writes s, the JSON text of an object, as it is.
 func (w *writer) rawObject(s string) error {
 	t := strings.TrimLeft(s, " \t\r\n")
-	if t == "" || t[0] != '{' || !json.Valid([]byte(t)) {
+	if t == "" || t[0] != '{' {
+		return w.failf("not a JSON object")
+	}
+	if w.tw != nil {
+		if err := w.tw.JSON(t); err != nil {
+			return w.failf("not a JSON object: %v", err)
+		}
+		return nil
+	}
+	if !json.Valid([]byte(t)) {
 		return w.failf("not a JSON object")
 	}
 	w.b = append(w.b, s...)

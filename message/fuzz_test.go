@@ -27,9 +27,9 @@ func tree(t *testing.T, data []byte) any {
 	return v
 }
 
-// FuzzDecodeMessages: whatever decodes encodes, to the same JSON, and
-// decodes again to the same messages; whatever does not is a
-// *FieldError.
+// FuzzDecodeMessages: whatever decodes encodes, to the same JSON (as
+// text and as WriteMessages' tokens), and decodes again to the same
+// messages; whatever does not is a *FieldError.
 func FuzzDecodeMessages(f *testing.F) {
 	files, _ := filepath.Glob("testdata/conversations/*.json")
 	for _, file := range files {
@@ -51,6 +51,9 @@ func FuzzDecodeMessages(f *testing.F) {
 		out, err := message.EncodeMessages(msgs)
 		require.NoError(t, err, "a decoded conversation encodes")
 		require.Equal(t, tree(t, data), tree(t, out), "the same JSON")
+		var tw textTokens
+		require.NoError(t, message.WriteMessages(&tw, msgs))
+		require.Equal(t, tree(t, out), tree(t, tw.b), "WriteMessages gives the same JSON as tokens")
 		again, err := message.DecodeMessages(out)
 		require.NoError(t, err)
 		require.Equal(t, msgs, again)

@@ -104,7 +104,7 @@ func writeContent(w *writer, m *Message) error {
 	case ContentList:
 		return writeList(w, m.Parts, partCodec)
 	default:
-		w.b = append(w.b, "null"...)
+		w.null()
 	}
 	return nil
 }
@@ -360,7 +360,7 @@ var functionCodec = (&codec[Tool]{
 				return r.errHere("want a boolean, got " + kindOf(raw))
 			},
 			write: func(w *writer, t *Tool) error {
-				w.b = fmt.Appendf(w.b, "%t", *t.Strict)
+				w.boolean(*t.Strict)
 				return nil
 			}},
 	},
@@ -448,11 +448,9 @@ func readList[T any](r *reader, raw []byte, what string, c *codec[T]) ([]T, erro
 }
 
 func writeList[T any](w *writer, items []T, c *codec[T]) error {
-	w.b = append(w.b, '[')
+	w.open('[')
 	for i := range items {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
+		w.item(i == 0)
 		w.index(i)
 		err := c.encode(w, &items[i])
 		w.pop()
@@ -460,7 +458,7 @@ func writeList[T any](w *writer, items []T, c *codec[T]) error {
 			return err
 		}
 	}
-	w.b = append(w.b, ']')
+	w.close(']')
 	return nil
 }
 

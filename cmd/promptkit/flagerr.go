@@ -4,22 +4,28 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 )
 
 // The errors of package flag, which spell a flag with one dash ("-dir")
 // whatever the user typed; flagError says them again as users type
-// flags here, with two.
-var (
-	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
-	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
-)
+// flags here, with two. They are compiled when a flag is wrong, not at
+// every start.
+var flagErrorREs = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`^flag provided but not defined: -+(.+)$`),
+		regexp.MustCompile(`^flag needs an argument: -+(.+)$`),
+		regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`),
+	}
+})
 
 // flagError rewrites an error of fs.Parse for people: flags spelt
 // "--name", and an example for a flag that takes a duration.
 func flagError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
+	res := flagErrorREs()
+	flagUndefined, flagNoValue, flagBadValue := res[0], res[1], res[2]
 	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("unknown flag --%s", m[1])
 	}

@@ -666,6 +666,9 @@ func (c *compiler) expr(x jinja.Expr) expr {
 		case "or":
 			return &orX{at: c.site(x.L), l: l, r: r}
 		}
+		if x.Op == "+" {
+			return chainAdd(c.site(x), l, r)
+		}
 		return &binX{at: c.site(x), op: x.Op, l: l, r: r}
 	case *jinja.ConcatExpr:
 		return &concatX{at: c.site(x), items: c.exprs(x.Items)}

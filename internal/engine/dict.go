@@ -9,8 +9,13 @@ import "math"
 type OrderedDict struct {
 	keys  []Value
 	vals  []Value
-	index map[dictKey]int
+	index map[dictKey]int // nil while the dict has at most smallDict keys
 }
+
+// smallDict is the most keys a dict looks up by scanning them: a JSON
+// message or tool call has a handful, and a scan of a few strings costs
+// less than a hash and spares the map.
+const smallDict = 8
 
 // dictKey is a key's identity, as Python's hash and == see it: 1, 1.0 and
 // True are one key.
@@ -58,7 +63,7 @@ func keyOf(v Value) (dictKey, bool) {
 }
 
 // NewOrderedDict makes an empty dict.
-func NewOrderedDict() *OrderedDict { return &OrderedDict{index: map[dictKey]int{}} }
+func NewOrderedDict() *OrderedDict { return &OrderedDict{} }
 
 // Set sets key to val; a new key goes last.
 func (d *OrderedDict) Set(key, val Value) bool {
@@ -66,37 +71,78 @@ func (d *OrderedDict) Set(key, val Value) bool {
 	if !ok {
 		return false
 	}
-	if i, ok := d.index[k]; ok {
+	if i := d.find(k); i >= 0 {
 		d.vals[i] = val
 		return true
 	}
-	d.index[k] = len(d.keys)
+	switch {
+	case d.index != nil:
+		d.index[k] = len(d.keys)
+	case len(d.keys) == smallDict:
+		d.index = make(map[dictKey]int, 2*smallDict)
+		for i, key := range d.keys {
+			ki, _ := keyOf(key)
+			d.index[ki] = i
+		}
+		d.index[k] = len(d.keys)
+	}
 	d.keys = append(d.keys, key)
 	d.vals = append(d.vals, val)
 	return true
+}
+
+// find returns the position of the key k, or -1.
+func (d *OrderedDict) find(k dictKey) int {
+	if d.index != nil {
+		if i, ok := d.index[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, key := range d.keys {
+		if key.k == String {
+			if k.k == String && key.s == k.s {
+				return i
+			}
+			continue
+		}
+		if ki, _ := keyOf(key); ki == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // SetString sets a string key.
 func (d *OrderedDict) SetString(key string, val Value) { d.Set(strValue(key), val) }
 
 func (d *OrderedDict) get(key Value) (Value, bool) {
+	if key.k == String { // message['role']: without building a key
+		return d.getString(key.s)
+	}
 	k, ok := keyOf(key)
 	if !ok {
 		return Value{}, false
 	}
-	i, ok := d.index[k]
-	if !ok {
-		return Value{}, false
+	if i := d.find(k); i >= 0 {
+		return d.vals[i], true
 	}
-	return d.vals[i], true
+	return Value{}, false
 }
 
 func (d *OrderedDict) getString(key string) (Value, bool) {
-	i, ok := d.index[dictKey{k: String, s: key}]
-	if !ok {
+	if d.index == nil {
+		for i := range d.keys {
+			if d.keys[i].k == String && d.keys[i].s == key {
+				return d.vals[i], true
+			}
+		}
 		return Value{}, false
 	}
-	return d.vals[i], true
+	if i, ok := d.index[dictKey{k: String, s: key}]; ok {
+		return d.vals[i], true
+	}
+	return Value{}, false
 }
 
 // Len is the number of keys.

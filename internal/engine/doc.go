@@ -23,7 +23,8 @@
 // in place and never called; ops.go holds their semantics. The builtins
 // are tables, one file each: filters.go, tests.go, methods.go, globals.go,
 // json.go (tojson); Catalog describes them to the front end's checks, so
-// what a message lists is what runs.
+// what a message lists is what runs. jsondecode.go reads JSON into values
+// in one pass (DecodeJSON), as Python's json.loads reads it.
 //
 // A render's state carries its budgets (output, memory charged before
 // each value is built, work, iterations, call depth) and its context.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 )
 
 // Compiled expressions. The compiler (compile.go) turns each Jinja
@@ -262,8 +263,13 @@ type binX struct {
 
 func (x *binX) eval(st *state) Value {
 	a, b := x.l.eval(st), x.r.eval(st)
+	return binary(st, &x.at, x.op, a, b)
+}
+
+// binary is a op b, for the construct at at (a binX, a step of a chain).
+func binary(st *state, at *site, op string, a, b Value) Value {
 	if a.k == Int && b.k == Int {
-		switch x.op { // the common integer cases, without the general path
+		switch op { // the common integer cases, without the general path
 		case "+":
 			if r := a.n + b.n; (r > a.n) == (b.n > 0) {
 				return intValue(r)
@@ -274,13 +280,13 @@ func (x *binX) eval(st *state) Value {
 			}
 		}
 	}
-	st.at = &x.at
-	r, err := arith(st, x.op, a, b)
+	st.at = at
+	r, err := arith(st, op, a, b)
 	if err != nil {
 		if errors.Is(err, errUndefinedUse) {
-			err = fmt.Errorf("an undefined value in %s", x.op)
+			err = fmt.Errorf("an undefined value in %s", op)
 		}
-		st.fail(&x.at, err)
+		st.fail(at, err)
 	}
 	return r
 }
@@ -292,15 +298,40 @@ type concatX struct {
 }
 
 func (x *concatX) eval(st *state) Value {
-	p := printer{limit: st.budgetLeft()}
+	// Strings, the common operands, are gathered and joined once (see
+	// chain.go); from the first operand of another type on, a printer
+	// writes what was gathered and prints the rest. Either way a result
+	// beyond the budget left at the start is refused as soon as it is.
+	limit := st.budgetLeft()
+	var buf [8]string
+	parts, n := buf[:0], 0
+	var p *printer
 	st.at = &x.at
 	for _, it := range x.items {
-		if err := p.str(it.eval(st)); err != nil {
+		v := it.eval(st)
+		if p == nil && v.k == String {
+			if n+len(v.s) > limit {
+				st.fail(&x.at, st.tooBig(n))
+			}
+			parts, n = append(parts, v.s), n+len(v.s)
+			continue
+		}
+		if p == nil {
+			p = &printer{b: make([]byte, 0, n), limit: limit}
+			for _, s := range parts {
+				p.b = append(p.b, s...)
+			}
+		}
+		if err := p.str(v); err != nil {
 			st.fail(&x.at, st.printErr(err, len(p.b)))
 		}
 	}
-	st.check(&x.at, st.charge(len(p.b)))
-	return strValue(string(p.b))
+	if p != nil {
+		st.check(&x.at, st.charge(len(p.b)))
+		return strValue(string(p.b))
+	}
+	st.check(&x.at, st.charge(n))
+	return strValue(strings.Join(parts, ""))
 }
 
 // printErr turns a printer's refusal into the render's error.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -1239,14 +1240,20 @@ func filterSort(st *state, in Value, a []Value, _ *extra) (Value, error) {
 	return listValue(orEmptyValues(out)), err
 }
 
+// The filters' regular expressions are compiled when a render first
+// needs one, not when a process starts: most processes never do.
 var (
-	tagRE        = regexp.MustCompile(`(?s)<!--.*?-->|<[^>]*>`)
-	spaceRE      = regexp.MustCompile(`\s+`)
-	entityRE     = regexp.MustCompile(`&(#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);`)
-	wordRE       = regexp.MustCompile(`[\pL\pN_]+`)
+	tagRE        = lazyRE(`(?s)<!--.*?-->|<[^>]*>`)
+	spaceRE      = lazyRE(`\s+`)
+	entityRE     = lazyRE(`&(#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);`)
+	wordRE       = lazyRE(`[\pL\pN_]+`)
 	namedEntity  = map[string]string{"amp": "&", "lt": "<", "gt": ">", "quot": `"`, "apos": "'", "nbsp": "\u00a0"}
-	xmlAttrKeyRE = regexp.MustCompile(`[\s/>=]`)
+	xmlAttrKeyRE = lazyRE(`[\s/>=]`)
 )
+
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 func filterStriptags(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	s, err := str1(in)
@@ -1256,9 +1263,9 @@ func filterStriptags(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	if err := st.charge(len(s)); err != nil {
 		return Value{}, err
 	}
-	s = tagRE.ReplaceAllString(s, "")
-	s = strings.Join(strings.Fields(spaceRE.ReplaceAllString(s, " ")), " ")
-	s = entityRE.ReplaceAllStringFunc(s, func(e string) string {
+	s = tagRE().ReplaceAllString(s, "")
+	s = strings.Join(strings.Fields(spaceRE().ReplaceAllString(s, " ")), " ")
+	s = entityRE().ReplaceAllStringFunc(s, func(e string) string {
 		name := e[1 : len(e)-1]
 		if name[0] == '#' {
 			var n int64
@@ -1566,7 +1573,7 @@ func filterWordcount(st *state, in Value, _ []Value, _ *extra) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return intValue(int64(len(wordRE.FindAllStringIndex(s, -1)))), nil
+	return intValue(int64(len(wordRE().FindAllStringIndex(s, -1)))), nil
 }
 
 func filterWordwrap(st *state, in Value, a []Value, _ *extra) (Value, error) {
@@ -1767,7 +1774,7 @@ func filterXMLAttr(st *state, in Value, a []Value, _ *extra) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		if xmlAttrKeyRE.MatchString(ks) {
+		if xmlAttrKeyRE().MatchString(ks) {
 			return Value{}, fmt.Errorf("xmlattr: invalid character in attribute name %q", ks)
 		}
 		vs, err := str1(v)

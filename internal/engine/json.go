@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -18,7 +15,7 @@ import (
 // separators, non-ASCII escaped, and <, >, & and ' escaped so the result
 // is safe inside HTML) or in Hugging Face's (keys in their order, no HTML
 // escaping, ensure_ascii, indent, separators and sort_keys as arguments).
-// And decoding JSON into values that keep the order of object keys.
+// Decoding JSON into values is jsondecode.go.
 
 // jsonOpts are json.dumps's arguments.
 type jsonOpts struct {
@@ -305,73 +302,4 @@ func (w *jsonWriter) str(s string) {
 		}
 	}
 	w.p.b = append(b, '"')
-}
-
-// DecodeJSON decodes JSON into values: objects keep their keys' order,
-// integers stay integers, null is None.
-func DecodeJSON(data []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec, 0)
-	if err != nil {
-		return Value{}, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Value{}, fmt.Errorf("unexpected data after the JSON value")
-	}
-	return v, nil
-}
-
-func decodeValue(dec *json.Decoder, depth int) (Value, error) {
-	if depth > 1000 {
-		return Value{}, fmt.Errorf("JSON nested deeper than 1000 levels")
-	}
-	t, err := dec.Token()
-	if err != nil {
-		return Value{}, err
-	}
-	switch t := t.(type) {
-	case json.Delim:
-		switch t {
-		case '[':
-			var items []Value
-			for dec.More() {
-				v, err := decodeValue(dec, depth+1)
-				if err != nil {
-					return Value{}, err
-				}
-				items = append(items, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return Value{}, err
-			}
-			return listValue(orEmptyValues(items)), nil
-		case '{':
-			d := NewOrderedDict()
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return Value{}, err
-				}
-				v, err := decodeValue(dec, depth+1)
-				if err != nil {
-					return Value{}, err
-				}
-				d.SetString(kt.(string), v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return Value{}, err
-			}
-			return DictValue(d), nil
-		}
-	case string:
-		return strValue(t), nil
-	case json.Number:
-		return FromGo(t), nil
-	case bool:
-		return boolValue(t), nil
-	case nil:
-		return none, nil
-	}
-	return Value{}, fmt.Errorf("unexpected JSON token %v", t)
 }

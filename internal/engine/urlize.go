@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -48,15 +47,15 @@ func urlize(text string, trimLimit *int64, rel, target string, extraSchemes []st
 		head, middle, tail := splitURLPunct(word)
 		link := ""
 		switch m := urlClasses(middle); {
-		case urlHTTP.MatchString(m):
+		case urlHTTP().MatchString(m):
 			href := middle
 			if !strings.HasPrefix(middle, "https://") && !strings.HasPrefix(middle, "http://") {
 				href = "https://" + middle
 			}
 			link = `<a href="` + href + `"` + relAttr + targetAttr + ">" + trim(middle) + "</a>"
-		case strings.HasPrefix(middle, "mailto:") && urlEmail.MatchString(m[len("mailto:"):]):
+		case strings.HasPrefix(middle, "mailto:") && urlEmail().MatchString(m[len("mailto:"):]):
 			link = `<a href="` + middle + `">` + middle[len("mailto:"):] + "</a>"
-		case strings.Contains(middle, "@") && !strings.HasPrefix(middle, "www.") && !strings.Contains(middle, ":") && urlEmail.MatchString(m):
+		case strings.Contains(middle, "@") && !strings.HasPrefix(middle, "www.") && !strings.Contains(middle, ":") && urlEmail().MatchString(m):
 			link = `<a href="mailto:` + middle + `">` + middle + "</a>"
 		default:
 			for _, scheme := range extraSchemes {
@@ -205,9 +204,9 @@ func urlClasses(s string) string {
 var (
 	urlW      = `0-9A-Za-z_\x{e000}\x{e001}`
 	urlD      = `0-9\x{e000}`
-	urlHTTP   = regexp.MustCompile(strings.NewReplacer(`\w`, urlW, `\d`, urlD).Replace(`(?i)^(?:(?:https?://|www\.)(?:(?:[\w%-]+\.)+)?(?:[a-z]{2,63}|xn--[\w%]{2,59})|(?:[\w%-]{2,63}\.)+(?:com|net|int|edu|gov|org|info|mil)|https?://(?:[\d]{1,3}(?:\.[\d]{1,3}){3}|\[(?:[\da-f]{0,4}:){2}(?:[\da-f]{0,4}:?){1,6}\]))(?::[\d]{1,5})?(?:[/?#].*)?$`))
-	urlEmail  = regexp.MustCompile(strings.NewReplacer(`\w`, urlW).Replace(`^.+@[\w][\w.-]*\.[\w]+$`))
-	urlScheme = regexp.MustCompile(strings.NewReplacer(`\w`, urlW).Replace(`^[\w.+-]{2,}:/{0,2}$`))
+	urlHTTP   = lazyRE(strings.NewReplacer(`\w`, urlW, `\d`, urlD).Replace(`(?i)^(?:(?:https?://|www\.)(?:(?:[\w%-]+\.)+)?(?:[a-z]{2,63}|xn--[\w%]{2,59})|(?:[\w%-]{2,63}\.)+(?:com|net|int|edu|gov|org|info|mil)|https?://(?:[\d]{1,3}(?:\.[\d]{1,3}){3}|\[(?:[\da-f]{0,4}:){2}(?:[\da-f]{0,4}:?){1,6}\]))(?::[\d]{1,5})?(?:[/?#].*)?$`))
+	urlEmail  = lazyRE(strings.NewReplacer(`\w`, urlW).Replace(`^.+@[\w][\w.-]*\.[\w]+$`))
+	urlScheme = lazyRE(strings.NewReplacer(`\w`, urlW).Replace(`^[\w.+-]{2,}:/{0,2}$`))
 )
 
 // urlizeArgs reads the urlize filter's arguments as Jinja2's do_urlize
@@ -250,7 +249,7 @@ func urlizeArgs(a []Value) (trim *int64, rel, target string, schemes []string, e
 			if err != nil {
 				return nil, "", "", nil, err
 			}
-			if !urlScheme.MatchString(urlClasses(s)) {
+			if !urlScheme().MatchString(urlClasses(s)) {
 				return nil, "", "", nil, fmt.Errorf("urlize: %s is not a valid URI scheme prefix", pyQuote(s))
 			}
 			schemes = append(schemes, s)

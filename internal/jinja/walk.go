@@ -1,6 +1,9 @@
 package jinja
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // One walker for every pass: Children lists a node's children in source
 // order, and Inspect visits a tree through it. A pass handles the kinds it
@@ -10,140 +13,153 @@ import "fmt"
 
 // Children returns the child nodes of n in source order (statements of
 // bodies, expressions, parameters), skipping absent optional parts.
-func Children(n Node) []Node {
-	var out []Node
-	add := func(xs ...Node) {
-		for _, x := range xs {
-			if x != nil {
-				out = append(out, x)
-			}
-		}
-	}
-	addBody := func(b []Node) { out = append(out, b...) }
-	addExprs := func(xs []Expr) {
-		for _, x := range xs {
-			add(x)
-		}
-	}
-	addKw := func(ks []*Keyword) {
-		for _, k := range ks {
-			out = append(out, k)
-		}
-	}
-	addParams := func(ps []*Param) {
-		for _, p := range ps {
-			out = append(out, p)
-		}
-	}
+func Children(n Node) []Node { return appendChildren(nil, n) }
+
+// appendChildren appends the children of n to out: Inspect walks a whole
+// tree through one buffer.
+func appendChildren(out []Node, n Node) []Node {
 	switch n := n.(type) {
 	case *TextNode, *BreakNode, *ContinueNode, *NameExpr, *ConstExpr:
 	case *OutputNode:
-		add(n.X)
+		out = addNodes(out, n.X)
 	case *IfNode:
 		for _, b := range n.Branches {
 			out = append(out, b)
 		}
-		addBody(n.Else)
+		out = append(out, n.Else...)
 	case *Branch:
-		add(n.Cond)
-		addBody(n.Body)
+		out = addNodes(out, n.Cond)
+		out = append(out, n.Body...)
 	case *ForNode:
-		add(n.Target, n.Iter, n.Cond)
-		addBody(n.Body)
-		addBody(n.Else)
+		out = addNodes(out, n.Target, n.Iter, n.Cond)
+		out = append(out, n.Body...)
+		out = append(out, n.Else...)
 	case *SetNode:
-		add(n.Target, n.Value)
+		out = addNodes(out, n.Target, n.Value)
 	case *SetBlockNode:
-		add(n.Target)
+		out = addNodes(out, n.Target)
 		for _, f := range n.Filters {
 			out = append(out, f)
 		}
-		addBody(n.Body)
+		out = append(out, n.Body...)
 	case *WithNode:
 		for i := range n.Targets {
-			add(n.Targets[i], n.Values[i])
+			out = addNodes(out, n.Targets[i], n.Values[i])
 		}
-		addBody(n.Body)
+		out = append(out, n.Body...)
 	case *IncludeNode:
-		add(n.Template)
+		out = addNodes(out, n.Template)
 	case *ImportNode:
-		add(n.Template)
+		out = addNodes(out, n.Template)
 	case *FromImportNode:
-		add(n.Template)
+		out = addNodes(out, n.Template)
 	case *ExtendsNode:
-		add(n.Template)
+		out = addNodes(out, n.Template)
 	case *BlockNode:
-		addBody(n.Body)
+		out = append(out, n.Body...)
 	case *MacroNode:
-		addParams(n.Params)
-		addBody(n.Body)
+		out = addParams(out, n.Params)
+		out = append(out, n.Body...)
 	case *Param:
-		add(n.Default)
+		out = addNodes(out, n.Default)
 	case *CallBlockNode:
-		addParams(n.Params)
-		add(n.Call)
-		addBody(n.Body)
+		out = addParams(out, n.Params)
+		out = addNodes(out, n.Call)
+		out = append(out, n.Body...)
 	case *FilterBlockNode:
 		for _, f := range n.Filters {
 			out = append(out, f)
 		}
-		addBody(n.Body)
+		out = append(out, n.Body...)
 	case *AutoescapeNode:
-		add(n.X)
-		addBody(n.Body)
+		out = addNodes(out, n.X)
+		out = append(out, n.Body...)
 	case *ChatNode:
-		add(n.Role)
-		addBody(n.Body)
+		out = addNodes(out, n.Role)
+		out = append(out, n.Body...)
 	case *GenerationNode:
-		addBody(n.Body)
+		out = append(out, n.Body...)
 	case *ListExpr:
-		addExprs(n.Items)
+		out = addExprs(out, n.Items)
 	case *TupleExpr:
-		addExprs(n.Items)
+		out = addExprs(out, n.Items)
 	case *DictExpr:
 		for i := range n.Keys {
-			add(n.Keys[i], n.Values[i])
+			out = addNodes(out, n.Keys[i], n.Values[i])
 		}
 	case *AttrExpr:
-		add(n.X)
+		out = addNodes(out, n.X)
 	case *IndexExpr:
-		add(n.X, n.Index)
+		out = addNodes(out, n.X, n.Index)
 	case *SliceExpr:
-		add(n.Start, n.Stop, n.Step)
+		out = addNodes(out, n.Start, n.Stop, n.Step)
 	case *CallExpr:
-		add(n.Fn)
-		addExprs(n.Args)
-		addKw(n.Kwargs)
-		add(n.DynArgs, n.DynKwargs)
+		out = addNodes(out, n.Fn)
+		out = addExprs(out, n.Args)
+		out = addKw(out, n.Kwargs)
+		out = addNodes(out, n.DynArgs, n.DynKwargs)
 	case *FilterExpr:
-		add(n.X)
-		addExprs(n.Args)
-		addKw(n.Kwargs)
-		add(n.DynArgs, n.DynKwargs)
+		out = addNodes(out, n.X)
+		out = addExprs(out, n.Args)
+		out = addKw(out, n.Kwargs)
+		out = addNodes(out, n.DynArgs, n.DynKwargs)
 	case *TestExpr:
-		add(n.X)
-		addExprs(n.Args)
-		addKw(n.Kwargs)
-		add(n.DynArgs, n.DynKwargs)
+		out = addNodes(out, n.X)
+		out = addExprs(out, n.Args)
+		out = addKw(out, n.Kwargs)
+		out = addNodes(out, n.DynArgs, n.DynKwargs)
 	case *UnaryExpr:
-		add(n.X)
+		out = addNodes(out, n.X)
 	case *BinaryExpr:
-		add(n.L, n.R)
+		out = addNodes(out, n.L, n.R)
 	case *ConcatExpr:
-		addExprs(n.Items)
+		out = addExprs(out, n.Items)
 	case *CompareExpr:
-		add(n.X)
+		out = addNodes(out, n.X)
 		for _, op := range n.Ops {
 			out = append(out, op)
 		}
 	case *CompareOp:
-		add(n.Y)
+		out = addNodes(out, n.Y)
 	case *CondExpr:
-		add(n.Then, n.Test, n.Else)
+		out = addNodes(out, n.Then, n.Test, n.Else)
 	case *Keyword:
-		add(n.Value)
+		out = addNodes(out, n.Value)
 	default:
 		panic(fmt.Sprintf("jinja: Children: unknown node %T", n))
+	}
+	return out
+}
+
+// addNodes appends the nodes of xs that are there.
+func addNodes(out []Node, xs ...Node) []Node {
+	for _, x := range xs {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func addExprs(out []Node, xs []Expr) []Node {
+	for _, x := range xs {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func addKw(out []Node, ks []*Keyword) []Node {
+	for _, k := range ks {
+		out = append(out, k)
+	}
+	return out
+}
+
+func addParams(out []Node, ps []*Param) []Node {
+	for _, p := range ps {
+		out = append(out, p)
 	}
 	return out
 }
@@ -151,17 +167,40 @@ func Children(n Node) []Node {
 // Inspect visits n and, while f returns true, its descendants, depth
 // first in source order.
 func Inspect(n Node, f func(Node) bool) {
+	buf := inspectBufs.Get().(*[]Node)
+	inspect(n, f, buf)
+	putInspectBuf(buf)
+}
+
+// inspectBufs are Inspect's buffers: the passes of a load inspect many
+// small trees.
+var inspectBufs = sync.Pool{New: func() any { return new([]Node) }}
+
+// inspect visits n and its descendants, their children listed on the top
+// of buf and taken off again.
+func inspect(n Node, f func(Node) bool, buf *[]Node) {
 	if !f(n) {
 		return
 	}
-	for _, c := range Children(n) {
-		Inspect(c, f)
+	start := len(*buf)
+	*buf = appendChildren(*buf, n)
+	for i, end := start, len(*buf); i < end; i++ {
+		inspect((*buf)[i], f, buf)
 	}
+	*buf = (*buf)[:start]
 }
 
 // InspectAll visits every node of a body.
 func InspectAll(nodes []Node, f func(Node) bool) {
+	buf := inspectBufs.Get().(*[]Node)
 	for _, n := range nodes {
-		Inspect(n, f)
+		inspect(n, f, buf)
 	}
+	putInspectBuf(buf)
+}
+
+// putInspectBuf returns a buffer to the pool without the nodes it held.
+func putInspectBuf(buf *[]Node) {
+	clear((*buf)[:cap(*buf)])
+	inspectBufs.Put(buf)
 }
