@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,7 +71,7 @@ type Setting struct {
 	// (matching Pattern, when set).
 	Enum    []string
 	Pattern string
-	re      *regexp.Regexp // Pattern, compiled
+	match   func(string) bool // what Pattern matches
 	// Fields are the request fields each provider takes it in: a dotted
 	// path for a field nested in an object.
 	Fields map[string]string
@@ -102,10 +101,23 @@ func ProviderKeys() []string {
 // looser).
 const ToolNamePattern = `^[A-Za-z0-9_-]{1,64}$`
 
-var toolNameRE = regexp.MustCompile(ToolNamePattern)
-
-// ValidToolName reports whether name matches ToolNamePattern.
-func ValidToolName(name string) bool { return toolNameRE.MatchString(name) }
+// ValidToolName reports whether name matches ToolNamePattern. It is
+// written out rather than compiled from the pattern, so that a process
+// that links the package compiles no regular expression when it starts
+// (TestValidToolName holds the two to the same answers).
+func ValidToolName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // The values of ToolChoice that are not a tool's name.
 const (
@@ -133,7 +145,7 @@ var settingKeys = []Setting{
 		Fields: map[string]string{"openai": "reasoning_effort", "anthropic": "output_config.effort"}},
 	{Key: "seed", Type: "integer", Doc: "A seed for reproducible sampling (OpenAI and compatible servers; Anthropic has none).",
 		Fields: map[string]string{"openai": "seed"}},
-	{Key: "tool_choice", Type: "string", Pattern: ToolNamePattern, re: toolNameRE, Doc: `"auto", "none", "required" (call some tool), or the name of the one tool to call.`,
+	{Key: "tool_choice", Type: "string", Pattern: ToolNamePattern, match: ValidToolName, Doc: `"auto", "none", "required" (call some tool), or the name of the one tool to call.`,
 		Fields: map[string]string{"openai": "tool_choice", "anthropic": "tool_choice"}},
 	{Key: "parallel_tool_calls", Type: "boolean", Doc: "Whether the model may call several tools in one answer.",
 		Fields: map[string]string{"openai": "parallel_tool_calls", "anthropic": "tool_choice.disable_parallel_tool_use"}},
@@ -263,7 +275,7 @@ func (s *Settings) set(k *Setting, v *jsontree.Node) string {
 		if k.Enum != nil && !slices.Contains(k.Enum, v.Str) {
 			return fmt.Sprintf("%q is not one of %s", v.Str, strings.Join(k.Enum, ", "))
 		}
-		if k.re != nil && !k.re.MatchString(v.Str) {
+		if k.match != nil && !k.match(v.Str) {
 			return fmt.Sprintf("%q is not a tool name (%s)", v.Str, k.Pattern)
 		}
 	case "number", "integer":

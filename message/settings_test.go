@@ -3,6 +3,8 @@ package message_test
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,4 +99,13 @@ func TestSettingsSchema(t *testing.T) {
 	assert.Equal(t, false, refused["max_completion_tokens"])
 	assert.Equal(t, false, refused["messages"])
 	assert.Len(t, s.Properties, len(message.SettingKeys())+len(message.ProviderKeys()))
+}
+
+// ValidToolName answers as ToolNamePattern, compiled, answers.
+func TestValidToolName(t *testing.T) {
+	re := regexp.MustCompile(message.ToolNamePattern)
+	for _, name := range []string{"", "a", "get_weather", "get-weather-2", "A_Z-09", strings.Repeat("x", 64), strings.Repeat("x", 65),
+		"get weather", "天气", "a.b", "a/b", "a\n", "\x00", "-", "_", "é", "x\u200b"} {
+		assert.Equal(t, re.MatchString(name), message.ValidToolName(name), "%q", name)
+	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -363,10 +364,16 @@ func (d *jsonDecoder) number() (Value, error) {
 }
 
 // bigInt is the one place where an integer beyond the 64-bit range
-// becomes a value. Templates compute in 64 bits, so it is an error here,
-// as it is when a host passes such an integer to a render.
+// becomes a value: arbitrary precision, as Python's json reads it (the
+// input's size bounds it; what a template builds from it is bounded by
+// the render's memory budget).
 func (d *jsonDecoder) bigInt(lit string) (Value, error) {
-	return Value{}, d.errorf("integer %s is beyond the 64-bit range templates compute in", lit)
+	b, ok := new(big.Int).SetString(lit, 10)
+	if !ok { // the grammar is checked before
+		return Value{}, d.errorf("invalid integer %s", lit)
+	}
+	d.pos += len(lit)
+	return bigValue(b), nil
 }
 
 func (d *jsonDecoder) digits() int {
