@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"runtime/debug"
 	"slices"
@@ -131,10 +132,14 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves one client over t — &mcp.StdioTransport{} for a server an
 // MCP client starts as a command — until the client disconnects or ctx
-// ends.
+// ends. Either is a normal end (nil), including a client that hangs up
+// while the server is still writing to it (a closed pipe).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	err := s.srv.Run(ctx, t)
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return nil
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
 		return nil
 	}
 	return err

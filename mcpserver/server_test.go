@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -253,4 +254,24 @@ func TestErrorsAreBounded(t *testing.T) {
 	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: strings.Repeat("p", 10000)})
 	require.True(t, errors.As(err, &we), "%v", err)
 	assert.Equal(t, `unknown prompt "`+strings.Repeat("p", 256)+`… [9744 more bytes cut]"`, we.Message)
+}
+
+// A client that hangs up ends Run normally, whether the server was
+// reading (EOF) or still writing its answer (a closed pipe).
+func TestRunEndsWhenTheClientHangsUp(t *testing.T) {
+	_, s := openSet(t, "testdata/set")
+	for i := range 20 {
+		serverSide, clientSide := net.Pipe()
+		done := make(chan error, 1)
+		go func() {
+			done <- s.Run(testContext(t, 30*time.Second), &mcp.IOTransport{Reader: serverSide, Writer: serverSide})
+		}()
+		_, err := clientSide.Write([]byte(`{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}` + "\n"))
+		require.NoError(t, err)
+		if i%2 == 1 { // read part of the answer, so that the server is writing when the client goes
+			_, _ = clientSide.Read(make([]byte, 8))
+		}
+		require.NoError(t, clientSide.Close())
+		require.NoError(t, <-done, "round %d", i)
+	}
 }
