@@ -96,6 +96,8 @@ func Children(n Node) []Node {
 		addBody(n.Body)
 	case *GenerationNode:
 		addBody(n.Body)
+	case *ShrinkNode:
+		addBody(n.Body)
 	case *ListExpr:
 		addExprs(n.Items)
 	case *TupleExpr:
