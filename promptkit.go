@@ -45,6 +45,8 @@
 //     polling) that hot reload waits on;
 //   - internal/jsonfields: a Go struct's fields as encoding/json writes
 //     them, which templates read and schemas validate alike;
+//   - internal/jsontree: a JSON document as a tree of values that keep
+//     their offsets, so loaders name the line and column of a problem;
 //   - internal/strictjson: strict decoding of builder data that names the
 //     path of a bad field;
 //   - internal/termsafe: escapes what a registry says (errors, tags,

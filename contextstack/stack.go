@@ -180,9 +180,23 @@ var nameSeed = maphash.MakeSeed()
 // toolProblem returns the first tool without a name or with a name
 // already taken, in stack order: the error check returns.
 func (s Stack) toolProblem() error {
+	if ps := s.ToolProblems(); len(ps) > 0 {
+		return ps[0]
+	}
+	return nil
+}
+
+// ToolProblems returns every tool of the stack's tool-definition layers
+// that has no name (wrapping ErrInvalidLayer) or a name an earlier tool
+// has (a *ToolNameConflictError naming the layer that defined it first),
+// in stack order: Validate reports the first. A host that checks tools
+// from many places at once (a template set's declared tools, one layer
+// each) reports them all.
+func (s Stack) ToolProblems() []error {
 	// first maps a tool name to the index of the layer that defined it;
 	// the layer gives the source.
 	first := make(map[string]int)
+	var out []error
 	for i, l := range s.layers {
 		defs, ok := l.Content.(ToolDefinitions)
 		if !ok {
@@ -190,21 +204,23 @@ func (s Stack) toolProblem() error {
 		}
 		for j, t := range defs.Tools {
 			if t.Name == "" {
-				return fmt.Errorf("%w: layer %d (source %q): tool %d has no name", ErrInvalidLayer, i, l.Source, j)
+				out = append(out, fmt.Errorf("%w: layer %d (source %q): tool %d has no name", ErrInvalidLayer, i, l.Source, j))
+				continue
 			}
 			if f, dup := first[t.Name]; dup {
-				return &ToolNameConflictError{
+				out = append(out, &ToolNameConflictError{
 					Name:         t.Name,
 					FirstSource:  s.layers[f].Source,
 					SecondSource: l.Source,
 					FirstLayer:   f,
 					SecondLayer:  i,
-				}
+				})
+				continue
 			}
 			first[t.Name] = i
 		}
 	}
-	return nil
+	return out
 }
 
 // tools returns the tools of every tool-definition layer in stack order,

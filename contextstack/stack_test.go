@@ -404,3 +404,20 @@ func TestExtremePriorities(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "min\n\nuser\n\nmax", text)
 }
+
+// ToolProblems lists every problem Validate reports the first of.
+func TestToolProblems(t *testing.T) {
+	s := NewStack(tools("rag", "search", ""), doc("d1"), tools("platform", "fetch", "search"), tools("mcp", "fetch", "search"))
+	var got []string
+	for _, err := range s.ToolProblems() {
+		got = append(got, err.Error())
+	}
+	assert.Equal(t, []string{
+		`contextstack: invalid layer: layer 0 (source "rag"): tool 1 has no name`,
+		`contextstack: tool name conflict: "search" in layer 2 (source "platform") is already defined in layer 0 (source "rag")`,
+		`contextstack: tool name conflict: "fetch" in layer 3 (source "mcp") is already defined in layer 2 (source "platform")`,
+		`contextstack: tool name conflict: "search" in layer 3 (source "mcp") is already defined in layer 0 (source "rag")`,
+	}, got)
+	assert.EqualError(t, s.Validate(), got[0])
+	assert.Empty(t, NewStack(tools("rag", "a", "b")).ToolProblems())
+}

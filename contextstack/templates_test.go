@@ -1,4 +1,4 @@
-package contextstack
+package contextstack_test
 
 import (
 	"flag"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-e7d2830f/promptkit"
+	. "github.com/seed-e7d2830f/promptkit/contextstack"
 	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
@@ -44,7 +45,7 @@ func TestTemplatesGolden(t *testing.T) {
 		{"full_stack", []Layer{
 			{Source: "platform", Content: ToolInstructions{Tool: "search", Text: "引用时写出片段编号。"}},
 			{Source: "request", Content: UserInstructions{Text: "你是一个只依据文档回答的助手。"}},
-			{Source: "rag", Content: ToolDefinitions{Tools: []ToolSpec{tool("search")}}},
+			{Source: "rag", Content: ToolDefinitions{Tools: []ToolSpec{TestTool("search")}}},
 			{Source: "skill:git", Content: SkillBody{Skill: git, Body: "先运行 git status。"}},
 			{Source: "citations", Content: Document{ID: "d1", Text: "不会出现在系统提示里"}},
 			{Source: "skills", Content: SkillCatalog{Skills: []Skill{git}}},
@@ -77,7 +78,7 @@ func TestTemplatesDeclared(t *testing.T) {
 		SkillBody{Skill: Skill{Name: "a"}, Body: "b"},
 		ToolInstructions{Tool: "a", Text: "b"},
 	} {
-		_, tmpl, err := c.render(m)
+		tmpl, err := RenderLayer(c, m)
 		assert.NoError(t, err, "%s", tmpl)
 	}
 }
@@ -89,7 +90,7 @@ func TestRenderErrorWrapsManagerErrors(t *testing.T) {
 		"hello.md":   {Data: []byte("hello")},
 	})
 	require.NoError(t, err)
-	s := NewStack(user("request", "user"), Layer{Source: "skills", Content: SkillCatalog{Skills: []Skill{{Name: "git"}}}})
+	s := NewStack(TestUser("request", "user"), Layer{Source: "skills", Content: SkillCatalog{Skills: []Skill{{Name: "git"}}}})
 	_, err = s.SystemPromptText(m)
 	require.ErrorIs(t, err, ErrRender)
 	require.ErrorIs(t, err, manager.ErrUnknownTemplate)
@@ -103,15 +104,15 @@ func TestRenderErrorWrapsManagerErrors(t *testing.T) {
 // with one manager; run with -race.
 func TestConcurrentDerive(t *testing.T) {
 	m := defaultManager(t)
-	s, err := NewBuilder().Tools("rag", tool("search")).Build()
+	s, err := NewBuilder().Tools("rag", TestTool("search")).Build()
 	require.NoError(t, err)
-	s = s.Append(benchLayers()[:8]...)
-	want, err := s.DeriveRequest(Request{}, m, WithClock(FixedClock(turnTime)))
+	s = s.Append(BenchLayers()[:8]...)
+	want, err := s.DeriveRequest(Request{}, m, WithClock(FixedClock(TurnTime)))
 	require.NoError(t, err)
 	done := make(chan Request, 8)
 	for range 8 {
 		go func() {
-			got, err := s.DeriveRequest(Request{}, m, WithClock(FixedClock(turnTime)))
+			got, err := s.DeriveRequest(Request{}, m, WithClock(FixedClock(TurnTime)))
 			assert.NoError(t, err)
 			done <- got
 		}()

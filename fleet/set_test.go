@@ -72,3 +72,17 @@ func TestLoadRefuses(t *testing.T) {
 		})
 	}
 }
+
+// A set's call contracts travel with it: the files they read (tools,
+// schemas, model settings) are files of the set, under its digest.
+func TestLoadCarriesTheContract(t *testing.T) {
+	dir := "../manager/testdata/contract/good"
+	s, err := Load(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"index.json", "models/fast.json", "schemas/answer.json", "schemas/city.json",
+		"templates/plain.md", "templates/summary.md", "templates/weather.md", "tools/get_weather.json"}, s.Paths())
+	m, err := manager.Open(dir)
+	require.NoError(t, err)
+	defer m.Close()
+	assert.Equal(t, m.Digest(), s.Digest)
+}

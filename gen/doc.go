@@ -23,6 +23,24 @@
 // (anyOf, oneOf, several types), is any. A nullable scalar or struct
 // ("type": ["string", "null"]) is a pointer.
 //
+// # Typed answers
+//
+// A template whose entry declares an output schema (its call contract's
+// "output", see package manager) also gets the Go type of the answer and
+// a decoder:
+//
+//	req, err := m.Request(ctx, "forecast", prompts.ForecastVars{City: "北京"}.Map())
+//	… send it, read the model's answer …
+//	ans, err := prompts.DecodeForecast(ctx, m, answer) // a prompts.Forecast
+//
+// DecodeForecast validates the answer against the schema first, through
+// an OutputValidator (*manager.Manager's ValidateOutput: the set's
+// limits, the schema the request carried), so an answer that does not
+// match is an error naming the path of every mismatch
+// ("answer.days[2].high: want number, got string"), never a struct with
+// zero values where the model wrote something else; then it decodes the
+// JSON into the type.
+//
 // # Optional values
 //
 // An optional variable is a pointer field: nil leaves the variable out of

@@ -96,6 +96,9 @@ type tmpl struct {
 	name, path, ident string
 	chat              bool
 	fields            []field
+	// output is the Go type of the answer its output schema describes;
+	// "" when its entry declares none.
+	output string
 }
 
 // field is one variable or property of a generated struct.
@@ -108,7 +111,7 @@ type field struct {
 
 // fileNames are the top-level names every generated file may declare
 // whatever the set holds.
-var fileNames = []string{"Renderer", "MessageRenderer", "orEmpty"}
+var fileNames = []string{"Renderer", "MessageRenderer", "OutputValidator", "orEmpty"}
 
 // reserve takes the top-level names of template name: its Vars struct
 // and its render functions.
@@ -119,7 +122,7 @@ func (g *generator) reserve(name string) error {
 		}
 	}
 	ident := exported(name)
-	for _, taken := range []string{ident + "Vars", "Render" + ident, "Render" + ident + "Messages"} {
+	for _, taken := range []string{ident + "Vars", "Render" + ident, "Render" + ident + "Messages", "Decode" + ident} {
 		if other, dup := g.names[taken]; dup {
 			return fmt.Errorf("%w: templates %q and %q both make the Go name %s", ErrGenerate, other, name, taken)
 		}
@@ -165,6 +168,17 @@ func (g *generator) template(c *schema.Compiler, t manager.Template, chat bool) 
 		}
 		tm.fields = append(tm.fields, f)
 	}
+	if o := t.Contract.OutputSchema; o != nil {
+		s, err := c.Compile(t.Name, "$output", o)
+		if err != nil {
+			return fmt.Errorf("%w: template %q: output: %v", ErrGenerate, t.Name, err)
+		}
+		before := len(g.types.errs)
+		tm.output = g.types.goType(s.Compiled(), ident+"Output")
+		for i := before; i < len(g.types.errs); i++ {
+			g.types.errs[i] = fmt.Errorf("template %q: output: %w", t.Name, g.types.errs[i])
+		}
+	}
 	g.templates = append(g.templates, tm)
 	return nil
 }
@@ -185,12 +199,25 @@ func (g *generator) write(b *bytes.Buffer, opts Options) {
 	p("//	%s", commentText(opts.Command))
 	p("package %s", opts.Package)
 	p("")
-	anyChat, anyText := false, false
+	anyChat, anyText, anyOutput := false, false, false
 	for _, t := range g.templates {
 		anyChat = anyChat || t.chat
 		anyText = anyText || !t.chat
+		anyOutput = anyOutput || t.output != ""
 	}
-	if anyChat {
+	switch {
+	case anyOutput:
+		p("import (")
+		p(`	"context"`)
+		p(`	"encoding/json"`)
+		p(`	"fmt"`)
+		if anyChat {
+			p("")
+			p(`	"github.com/seed-e7d2830f/promptkit/message"`)
+		}
+		p(")")
+		p("")
+	case anyChat:
 		p(`import "github.com/seed-e7d2830f/promptkit/message"`)
 		p("")
 	}
@@ -198,6 +225,14 @@ func (g *generator) write(b *bytes.Buffer, opts Options) {
 		p("// Renderer renders a text template of the set by name; *manager.Manager is one.")
 		p("type Renderer interface {")
 		p("	Render(name string, vars map[string]any) (string, error)")
+		p("}")
+		p("")
+	}
+	if anyOutput {
+		p("// OutputValidator holds a model's answer to a template's output schema, within")
+		p("// the set's limits, naming the path of every mismatch; *manager.Manager is one.")
+		p("type OutputValidator interface {")
+		p("	ValidateOutput(ctx context.Context, name string, answer []byte) error")
 		p("}")
 		p("")
 	}
@@ -251,6 +286,23 @@ func (g *generator) write(b *bytes.Buffer, opts Options) {
 		}
 		p("}")
 		p("")
+		if t.output != "" {
+			p("// Decode%s decodes a model's answer to the template %s: v holds it to the", t.ident, commentText(t.name))
+			p("// template's output schema first, and an answer that does not match is an")
+			p("// error naming the path of every mismatch (\"answer.days[2].high: want number,")
+			p("// got string\").")
+			p("func Decode%s(ctx context.Context, v OutputValidator, answer []byte) (%s, error) {", t.ident, t.output)
+			p("	var out %s", t.output)
+			p("	if err := v.ValidateOutput(ctx, %s, answer); err != nil {", strconv.Quote(t.name))
+			p("		return out, err")
+			p("	}")
+			p("	if err := json.Unmarshal(answer, &out); err != nil {")
+			p("		return out, fmt.Errorf(\"template %%q: decoding the answer: %%w\", %s, err)", strconv.Quote(t.name))
+			p("	}")
+			p("	return out, nil")
+			p("}")
+			p("")
+		}
 	}
 	g.types.write(p)
 	if g.usesOrEmpty() {

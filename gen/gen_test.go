@@ -57,6 +57,7 @@ func TestGeneratedCompilesAndRenders(t *testing.T) {
 		"main.go": `package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -87,6 +88,10 @@ func main() {
 	fmt.Printf("%s %v\n", b, err)
 	_, err = cards.RenderCardV1(m, cards.CardV1Vars{User: cards.User{Name: "A"}})
 	fmt.Println(err)
+	ans, err := cards.DecodeForecast(context.Background(), m, []byte(` + "`" + `{"city": "北京", "days": [{"date": "12-02", "high": 3.5}]}` + "`" + `))
+	fmt.Printf("%+v %v\n", ans, err)
+	_, err = cards.DecodeForecast(context.Background(), m, []byte(` + "`" + `{"city": "北京", "days": [{"date": "12-02", "high": "冷"}], "wind": 3}` + "`" + `))
+	fmt.Println(err)
 }
 `,
 	})
@@ -105,7 +110,9 @@ func main() {
 	require.NoError(t, err)
 	assert.Equal(t, want+" <nil>\n"+
 		`[{"role":"user","content":"q1"},{"role":"assistant","content":"a1"},{"role":"user","content":"q2"}] <nil>`+"\n"+
-		`card.md: template "card.v1": invalid variables: either: matches none of the schema's alternatives: want string, got null; or want integer, got null; user.tags: want array, got null`+"\n", got)
+		`card.md: template "card.v1": invalid variables: either: matches none of the schema's alternatives: want string, got null; or want integer, got null; user.tags: want array, got null`+"\n"+
+		"{City:北京 Days:[{Date:12-02 High:3.5}] Note:} <nil>\n"+
+		`forecast.md: template "forecast": invalid output: answer.days[0].high: want number, got string; answer.wind: not in the schema, which allows no other properties`+"\n", got)
 }
 
 // hostModule writes files into a module "host" that uses this checkout

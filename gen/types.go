@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"net/url"
 	"path"
 	"slices"
 	"strconv"
@@ -230,7 +231,15 @@ func (t *types) name(s *jsonschema.Schema, hint string) string {
 // location is where a schema is, as the set names it.
 func location(s *jsonschema.Schema) string {
 	l := strings.TrimPrefix(s.Location, "set:///")
-	if strings.HasPrefix(l, "index.json?") {
+	if q, ok := strings.CutPrefix(l, "index.json?"); ok {
+		q, frag, _ := strings.Cut(q, "#")
+		if v, err := url.ParseQuery(q); err == nil && v.Get("variable") == "$output" {
+			where := "index.json: the output of template " + strconv.Quote(v.Get("template"))
+			if frag != "" {
+				where += ", at #" + frag
+			}
+			return where
+		}
 		return "index.json"
 	}
 	return strings.TrimSuffix(l, "#")

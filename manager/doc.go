@@ -111,6 +111,42 @@
 // how text stands for a variable's value — as it is, or as JSON where the
 // schema takes no string — and the values its schema lists.
 //
+// # Call contracts
+//
+// Beside its variables, an entry may declare the call its template is
+// made for, each part optional, the large ones in files of the set:
+//
+//	"weather": {"path": "templates/weather.md", "variables": ["city"],
+//	  "model":  {"name": "gpt-4o", "temperature": 0.2, "max_output_tokens": 512, "openai": {"presence_penalty": 0.5}},
+//	  "tools":  [{"$ref": "tools/get_weather.json"}, {"name": "get_time", "description": "…", "parameters": {…}}],
+//	  "output": {"$ref": "schemas/weather_answer.json"},
+//	  "cache":  {"message": 0, "ttl": "1h"}}
+//
+// model holds message.Settings, provider-neutral (an unknown key is an
+// error; a provider's own settings go under its key, passed through);
+// tools are function tools {name, description, parameters, strict},
+// inline or a {"$ref"} to a file of one tool or a list; output is the
+// JSON Schema the answer must match; cache ends the cacheable prefix
+// after a message (0-based). Loading checks all of it, every problem at
+// once with file, line and column: the settings' table, the context
+// stack's rules for tools (a name each, none twice, an object schema of
+// parameters, lint-tools' description discipline), every schema
+// compiled (ErrSchema), a tool_choice naming no tool, and a cache
+// breakpoint whose prefix is not the same for every render: promptkit
+// proves it over the checked template (no variable, no strftime_now, no
+// condition or loop over either before it) or names the variable that
+// breaks it (ErrContract). A contract's files are files of the set:
+// the digest covers them.
+//
+// Template.Contract describes it; its schemas are bundled — the files
+// their $refs name go inside them, under "$defs" — since a provider
+// cannot read the set. Request renders a template into a
+// message.Request (the messages of RenderMessages, with the cache mark
+// on the breakpoint's message, and the contract), which the providers
+// module turns into OpenAI's and Anthropic's SDK params; ValidateOutput
+// holds a model's answer to the output schema, naming every offending
+// path (ErrInvalidOutput).
+//
 // # Supported syntax
 //
 // Jinja2 as Python's Jinja2 renders it: every statement (if, for with

@@ -60,7 +60,9 @@ var (
 	// ErrSchema is returned at load for a typed variable whose schema does
 	// not compile, or that a template uses in a way its schema refuses: a
 	// path the schema does not have, a filter, test, method or operator
-	// that needs another type. It is a kind of ErrTemplate.
+	// that needs another type; and for a schema of a call contract (a
+	// tool's parameters, the output) that does not compile. It is a kind
+	// of ErrTemplate.
 	ErrSchema = templateKind("manager: schema")
 	// ErrUndefined is returned when a render uses an undefined value — a
 	// missing key, attribute or item, an optional variable not passed —
@@ -71,6 +73,18 @@ var (
 	// into is (Error.Value) and a suggestion (Error.Suggestion). It is a
 	// kind of ErrTemplate.
 	ErrUndefined = templateKind("manager: undefined value")
+	// ErrContract is returned at load for a template's call contract that
+	// its entry in index.json declares wrongly — a model setting, a tool,
+	// a cache breakpoint whose prefix is not the same for every render —
+	// (a schema of the contract that does not compile is ErrSchema), and
+	// by Request and ValidateOutput for a contract that lacks what they
+	// need. It is a kind of ErrTemplate.
+	ErrContract = templateKind("manager: call contract")
+	// ErrInvalidOutput is returned by ValidateOutput when a model's answer
+	// does not match the template's output schema; the message names
+	// every offending path, sorted ("answer.days[2].temp: want number,
+	// got string").
+	ErrInvalidOutput = errors.New("manager: invalid output")
 	// ErrCanceled is returned when a render's context is cancelled or
 	// reaches its deadline (RenderContext, WithMaxRenderTime); the error
 	// also wraps the context's error.

@@ -35,6 +35,11 @@ type Template struct {
 	// SetDigest is the digest of the whole set the template belongs to
 	// (see Manager.Digest).
 	SetDigest string
+	// Contract is the call the entry declares beside its variables: the
+	// model settings, tools, output schema and cache breakpoint (see
+	// "Call contracts" in the package documentation); zero when it
+	// declares none.
+	Contract Contract
 }
 
 // Variable is one declared variable of a template.
@@ -149,8 +154,10 @@ func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Er
 		Description string            `json:"description"`
 		Variables   []json.RawMessage `json:"variables"`
 		Undefined   json.RawMessage   `json:"undefined"`
+		// The call contract: read with positions by contract.go.
+		Model, Tools, Output, Cache json.RawMessage
 	}
-	if err := exactKeys(raw, "path", "description", "variables", "undefined"); err != nil {
+	if err := exactKeys(raw, append([]string{"path", "description", "variables", "undefined"}, contractKeys...)...); err != nil {
 		bad("invalid entry: %v", err)
 		return t, problems
 	}

@@ -27,6 +27,8 @@ var kinds = []struct {
 	{ErrUnsupported, "unsupported", []jinja.Kind{jinja.Unsupported}, 422},
 	{ErrSchema, "schema", []jinja.Kind{jinja.Mistyped}, 422},
 	{ErrInvalidVariables, "invalid_variables", nil, 422},
+	{ErrContract, "contract", []jinja.Kind{jinja.Prefix}, 422},
+	{ErrInvalidOutput, "invalid_output", nil, 422},
 	{ErrOutputLimit, "output_limit", []jinja.Kind{jinja.Budget}, 422},
 	{ErrOverBudget, "over_budget", nil, 422},
 	{ErrChatTemplate, "chat_template", nil, 409},

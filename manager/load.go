@@ -1,8 +1,10 @@
 package manager
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -82,6 +84,10 @@ type loader struct {
 	// log, when not nil, records each file read with what it was when
 	// read, for the check that nothing moved during the load (settle.go).
 	log readLog
+	// bundled are the call contracts' schemas checked so far, bundled
+	// for providers, by file and offset; nil for one that was refused
+	// (contract.go).
+	bundled map[string]json.RawMessage
 }
 
 type readFile struct {
@@ -109,6 +115,7 @@ func load(fsys fs.FS, cfg *config, prev *snapshot, log readLog) (*snapshot, erro
 	}
 	entries, problems := parseIndex(data)
 	l.problems = problems
+	l.contracts(bytes.TrimPrefix(data, []byte("\ufeff")), entries)
 	s := &snapshot{templates: map[string]*compiled{}}
 	for _, e := range entries {
 		if c := l.compileFile(e); c != nil {
@@ -303,6 +310,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 		return nil
 	}
 	l.checkTypes(c, prog)
+	l.checkCache(c, prog)
 	if len(l.problems) > nproblems {
 		return nil
 	}

@@ -141,6 +141,7 @@ func (m *Manager) Lookup(name string) (Template, bool) {
 
 func (t Template) clone() Template {
 	t.Variables = append([]Variable(nil), t.Variables...)
+	t.Contract = t.Contract.clone()
 	return t
 }
 

@@ -82,7 +82,8 @@ func New(m *manager.Manager, opts ...Option) (*Server, error) {
 }
 
 // moduleVersion is promptkit's version as the binary's build information
-// records it ("(devel)" for a checkout).
+// records it: "(devel)", or the pseudo-version go build stamps from a
+// checkout's commit.
 func moduleVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range append([]*debug.Module{&bi.Main}, bi.Deps...) {

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"bufio"
+	"debug/buildinfo"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -31,6 +32,12 @@ func TestTypeScriptClient(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "promptkit")
 	out, err := exec.Command("go", "build", "-o", bin, "../cmd/promptkit").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
+	// The version the server announces is the one go build stamped into
+	// the binary: "(devel)", or a pseudo-version from the checkout's commit.
+	built, err := buildinfo.ReadFile(bin)
+	require.NoError(t, err)
+	wantServer, err := json.Marshal(map[string]string{"name": "promptkit", "version": built.Main.Version})
+	require.NoError(t, err)
 
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
@@ -68,7 +75,7 @@ func TestTypeScriptClient(t *testing.T) {
 			}
 			require.NoError(t, cmd.Wait(), "node client.mjs: %s", stderr.String())
 
-			assert.JSONEq(t, `{"name": "promptkit", "version": "(devel)"}`, string(events["server"]))
+			assert.JSONEq(t, string(wantServer), string(events["server"]))
 			assert.JSONEq(t, readFile(t, "testdata/prompts.golden.json"), string(events["list"]), "the prompts as the Go client lists them")
 			var got struct{ Messages json.RawMessage }
 			require.NoError(t, json.Unmarshal(events["get"], &got))

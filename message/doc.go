@@ -23,6 +23,17 @@
 //	}
 //	msgs = append(msgs, message.ToolResult(msgs[1].ToolCalls[0], "晴，25°C"))
 //
+// # A whole call
+//
+// Request is one model call, provider-neutral: its Settings (the model,
+// temperature, top_p, max_output_tokens, stop, reasoning_effort, seed,
+// tool_choice, parallel_tool_calls, and each provider's own settings
+// under its key, passed through), its messages, its tools and the Output
+// schema the answer must match. A template set declares them with each
+// template (manager.Request renders one), and the providers module turns
+// one into each SDK's params. DecodeRequest and DecodeSettings read them
+// strictly and report every problem, each naming its key.
+//
 // # JSON
 //
 // Messages marshal to the shape of OpenAI's Chat Completions API, which

@@ -11,6 +11,15 @@
 //     API params: the system prompt apart, turns merged as Anthropic
 //     requires, tool_use and tool_result blocks, cache_control.
 //
+// Each also converts a whole provider-neutral request (message.Request,
+// what manager.Request renders from a template and its call contract):
+// settings, tools, output schema and cache marks. Convert picks the
+// adapter by the provider's name, and cmd/promptkit-providers is a small
+// command that converts a request from promptkit request (convert) and
+// serves a set with ?provider=openai and ?provider=anthropic on
+// :request (serve), which promptkit serve cannot: the library does not
+// depend on the SDKs.
+//
 // What a provider has no place for is an error naming the message and
 // part (audio for Anthropic, say), except the two hints documented in
 // each package.

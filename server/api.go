@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-e7d2830f/promptkit/builders"
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 	"github.com/seed-e7d2830f/promptkit/service"
 )
 
@@ -65,6 +66,9 @@ type templateJSON struct {
 	Description string         `json:"description"`
 	Variables   []variableJSON `json:"variables"`
 	Hash        string         `json:"hash"`
+	// Contract is the call the entry declares (manager.Contract's JSON:
+	// model, tools, output, cache), left out when it declares none.
+	Contract *manager.Contract `json:"contract,omitempty"`
 }
 
 type variableJSON struct {
@@ -104,7 +108,11 @@ func describe(t manager.Template) templateJSON {
 		vars[i] = variableJSON{Name: v.Name, Required: v.Required, HasDefault: v.HasDefault,
 			Default: jsonValue(v.Default), Description: v.Description, Schema: v.Schema}
 	}
-	return templateJSON{Name: t.Name, Path: t.Path, Description: t.Description, Variables: vars, Hash: t.Hash}
+	out := templateJSON{Name: t.Name, Path: t.Path, Description: t.Description, Variables: vars, Hash: t.Hash}
+	if !t.Contract.IsZero() {
+		out.Contract = &t.Contract
+	}
+	return out
 }
 
 // pyNone is the value DecodeJSON makes of null (Python's None).
@@ -170,14 +178,19 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, describe(t))
 }
 
-// templateCall serves POST /v1/templates/{name}:render and :messages.
+// templateCall serves POST /v1/templates/{name}:render, :messages and
+// :request (requests.go).
 func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 	name, action, ok := splitCall(r.PathValue("call"))
-	if !ok || (action != "render" && action != "messages") {
-		writeProblem(w, requestProblem(kindNotFound, "want POST /v1/templates/{name}:render or /v1/templates/{name}:messages"), nil)
+	if !ok || (action != "render" && action != "messages" && action != "request") {
+		writeProblem(w, requestProblem(kindNotFound, "want POST /v1/templates/{name}:render, /v1/templates/{name}:messages or /v1/templates/{name}:request"), nil)
 		return
 	}
 	tok, ok := s.tokenizer(w, r)
+	if !ok {
+		return
+	}
+	convert, ok := s.provider(w, r, action)
 	if !ok {
 		return
 	}
@@ -196,16 +209,21 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 	var (
 		text string
 		msgs []manager.Message
+		req  message.Request
 		hash string
 		err  error
 	)
 	gen, digest := consistent(m, func() {
 		t, _ := m.Lookup(name)
 		hash = t.Hash
-		if action == "render" {
+		switch action {
+		case "render":
 			text, err = m.Render(name, vars)
-		} else {
+		case "messages":
 			msgs, err = m.RenderMessages(name, vars)
+		default:
+			req, err = m.Request(r.Context(), name, vars)
+			msgs = req.Messages
 		}
 	})
 	release()
@@ -221,6 +239,8 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 	case action == "render":
 		s.sendText(w, r, text)
+	case action == "request":
+		s.sendRequest(w, r, req, convert)
 	default:
 		if msgs == nil {
 			msgs = []manager.Message{}

@@ -28,11 +28,13 @@
 //
 // # Endpoints
 //
-//	GET  /v1/templates                  {"digest", "generation", "templates": [{name, path, description, hash, variables: [{name, required, has_default, default, description, schema}]}]}
-//	GET  /v1/templates/{name}           one template's declaration
+//	GET  /v1/templates                  {"digest", "generation", "templates": [{name, path, description, hash, variables: [{name, required, has_default, default, description, schema}], contract}]}
+//	GET  /v1/templates/{name}           one template's declaration, with its call contract (model, tools, output, cache) when it has one
 //	GET  /v1/schemas/{path}             a schema file a variable's schema $refs (relative to the set's root), application/schema+json
 //	POST /v1/templates/{name}:render    body: a JSON object of variables (empty: none) → the prompt, text/plain, exactly
 //	POST /v1/templates/{name}:messages  the same body → the chat messages, as manager.Message marshals them
+//	POST /v1/templates/{name}:request   the same body → the provider-neutral request of the template's call contract (message.Request's JSON)
+//	POST …:request?provider=NAME        the same, as the provider's SDK sends it (WithProvider; promptkit serve has none)
 //	POST …:render?tokens=NAME           the same, with the prompt's token count in Promptkit-Tokens (and Promptkit-Tokenizer: NAME); on :messages, of the messages' text
 //	GET  /v1/tokenizers                 {"tokenizers": [names ?tokens= takes: OpenAI's encodings, and those added with WithTokenizer]}
 //	GET  /v1/builders                   {"builders": [{name, template, keys}]}
@@ -54,6 +56,13 @@
 // generations, compared) and, with WithFixtureWrites too, POST
 // /v1/fixtures (the form saved as a new fixture).
 //
+// :request's ?provider needs the provider's SDK, which this module does
+// not depend on: a server converts for the providers WithProvider gives it
+// (the providers module's adapters: openaichat.Request,
+// anthropicmsg.Request), and answers 400 "unknown_provider" for another.
+// The providers module's command promptkit-providers serves this API with
+// both; promptkit serve answers the neutral request only.
+//
 // Numbers in variables keep their form: 30 renders "30", 1.5 renders
 // "1.5" (manager.DecodeJSON); null is Python's None.
 //
@@ -66,11 +75,13 @@
 // "invalid_value", "invalid_kind", "unknown_builder", "no_evidence") and the
 // request's ("bad_request", "request_too_large", "not_found",
 // "method_not_allowed", "unauthorized", "host_not_allowed", "unavailable",
-// "overloaded"). Each kind has one status: 404 for an unknown template,
-// builder or endpoint; 422 for variables and values (missing, extra,
-// invalid, an output over the limit, a render-time template error, a
-// raise_exception, a render past its deadline); 409 for a chat template
-// asked for text; 400 and 413 for a malformed or oversized body; 503 while
+// "overloaded", "unknown_provider", "unsupported_by_provider"). Each kind
+// has one status: 404 for an unknown template, builder or endpoint; 422 for
+// variables and values (missing, extra, invalid, an output over the limit,
+// a render-time template error, a raise_exception, a render past its
+// deadline) and a request a provider cannot take; 409 for a chat template
+// asked for text; 400 and 413 for a malformed or oversized body or an
+// unknown provider; 503 while
 // no set serves (with every problem of the set under "problems") and, with
 // Retry-After, when too much is in flight ("overloaded", see Limits). A
 // template problem is never a 500; only a bug is (a builder that

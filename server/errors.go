@@ -65,6 +65,7 @@ const (
 	kindNotMessageBuilder = "not_message_builder"
 	kindForbidden         = "forbidden"
 	kindConflict          = "conflict"
+	kindUnsupported       = "unsupported_by_provider"
 )
 
 // An error response quotes what it is about — a value a client sent, a
@@ -125,6 +126,8 @@ var statusOf = map[string]int{
 	kindConflict:          http.StatusConflict,
 	kindForbidden:         http.StatusForbidden,
 	kindBadRequest:        http.StatusBadRequest,
+	kindUnknownProvider:   http.StatusBadRequest,
+	kindUnsupported:       http.StatusUnprocessableEntity,
 	kindTooLarge:          http.StatusRequestEntityTooLarge,
 	kindUnauthorized:      http.StatusUnauthorized,
 	kindHost:              http.StatusForbidden,

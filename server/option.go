@@ -48,6 +48,8 @@ type config struct {
 	limits    Limits
 	// tokenizers are the tokenizers ?tokens= names besides the encodings (tokens.go).
 	tokenizers map[string]*tokens.Tokenizer
+	// providers are the conversions ?provider= names (requests.go).
+	providers map[string]Convert
 }
 
 func defaults() config {

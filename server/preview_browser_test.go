@@ -82,6 +82,8 @@ func browserSet(t *testing.T) string {
 		"description": "客服对话：system 与 user 两条消息，user 可带一张图片",
 		"variables": []any{"bot_name", "question",
 			map[string]any{"name": "photo", "required": false, "default": picture(t), "description": "图片地址"}},
+		"model":  map[string]any{"name": "gpt-4o-mini", "temperature": 0.3},
+		"output": map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}},
 	}
 	index["templates"].(map[string]any)["preview_typo"] = map[string]any{
 		"path": "templates/preview_typo.md", "description": "一个拼错的方法名", "variables": []any{"word"},
@@ -195,6 +197,7 @@ func TestPreviewInBrowser(t *testing.T) {
 		waitFor("the "+enc+" count beside the bytes", metaEnds, fmt.Sprintf("%d bytes · %d tokens (%s)", len(first), tok.Count(first), enc))
 	}
 	require.Contains(t, text(`document.getElementById("source").innerText`), "<intent>{{ intent }}</intent>", "the source pane shows the file")
+	require.Equal(t, "true", text(`String(document.getElementById("contract").hidden)`), "title declares no call contract")
 
 	// Edit the file on disk: the page follows by itself and keeps the value typed.
 	edited := strings.Replace(string(original), "任务标题生成器", "标题助手", 1)
@@ -235,6 +238,8 @@ func TestPreviewInBrowser(t *testing.T) {
 	// A chat template: messages role by role, the image as a thumbnail.
 	do("choose the chat template", chromedp.Click(chromedp.CSS(`#templates li[data-name="preview_chat"]`)),
 		chromedp.WaitVisible(chromedp.ID("var-question")))
+	waitFor("the call contract", `() => { const c = document.getElementById("contract");
+		return !c.hidden && c.textContent.includes("gpt-4o-mini · temperature 0.3") && c.textContent.includes("the answer matches the schema \"preview_chat\""); }`)
 	do("fill the chat form",
 		chromedp.SendKeys(chromedp.ID("var-bot_name"), "麦麦"),
 		chromedp.SendKeys(chromedp.ID("var-question"), "耳机坏了能换吗？"))

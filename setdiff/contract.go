@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/seed-e7d2830f/promptkit/manager"
+	"github.com/seed-e7d2830f/promptkit/message"
 )
 
 // Template is a template's contract: what a program that renders it
@@ -15,6 +16,21 @@ import (
 type Template struct {
 	Name      string
 	Variables []*Variable
+	// The call contract its entry declares (manager.Contract): the model
+	// settings, the tools, the output schema (nil when none; bundled, so
+	// its $refs are inside it) and the cache breakpoint.
+	Model  message.Settings
+	Tools  []*Tool
+	Output json.RawMessage
+	Cache  *manager.Cache
+}
+
+// Tool is one tool of a template's call contract.
+type Tool struct {
+	Name        string
+	Description string
+	// Parameters is the JSON Schema of its arguments, bundled.
+	Parameters json.RawMessage
 }
 
 // Variable is one variable of a template's contract.
@@ -30,10 +46,16 @@ type Variable struct {
 
 // contractOf is the contract of a manager's template.
 func contractOf(t manager.Template) *Template {
-	c := &Template{Name: t.Name}
+	c := &Template{Name: t.Name, Model: t.Contract.Model, Cache: t.Contract.Cache}
 	for _, v := range t.Variables {
 		c.Variables = append(c.Variables, &Variable{Name: v.Name, Required: v.Required, HasDefault: v.HasDefault,
 			Default: jsonOf(v.Default), Schema: v.Schema})
+	}
+	for _, tl := range t.Contract.Tools {
+		c.Tools = append(c.Tools, &Tool{Name: tl.Name, Description: tl.Description, Parameters: tl.Parameters})
+	}
+	if o := t.Contract.Output; o != nil {
+		c.Output = o.Schema
 	}
 	return c
 }
@@ -63,7 +85,11 @@ type Change struct {
 	// Path is where in the template's contract: "" for the template
 	// itself, a variable's name, and below it the path a template reads a
 	// value by ("user.tags[]": the items of the list user.tags; "user.*":
-	// its other properties; "user.anyOf[1]": an alternative).
+	// its other properties; "user.anyOf[1]": an alternative). The call
+	// contract's parts start with "@", which no variable's name does:
+	// "@model.temperature", "@tools.get_weather" and its arguments below
+	// it ("@tools.get_weather.city"), "@output" and the answer below it
+	// ("@output.days[]"), "@cache".
 	Path string `json:"path"`
 	// Message says what changed, for people.
 	Message string `json:"message"`
@@ -126,7 +152,61 @@ func (c *comparer) compareContracts(a, b map[string]*Template) {
 				c.compareSchemas(va.Schema, vb.Schema, vn, Input)
 			}
 		}
+		c.compareCalls(ta, tb)
 	}
+}
+
+// compareCalls compares two templates' call contracts: the model
+// settings, the cache breakpoint, the output schema and the tools, by
+// name. The values of the output schema and of a tool's parameters flow
+// out to the host (a model's answer, a tool call's arguments): their
+// schemas are compared in the Output direction.
+func (c *comparer) compareCalls(a, b *Template) {
+	c.apply(func(r *rule) []finding {
+		if r.call == nil {
+			return nil
+		}
+		return r.call(a, b)
+	}, "", Input)
+	for _, name := range toolNames(a, b) {
+		ta, tb := tool(a, name), tool(b, name)
+		at := "@tools." + name
+		c.apply(func(r *rule) []finding {
+			if r.tool == nil {
+				return nil
+			}
+			return r.tool(ta, tb)
+		}, at, Input)
+		if ta != nil && tb != nil {
+			c.compareSchemas(ta.Parameters, tb.Parameters, at, Output)
+		}
+	}
+	if a.Output != nil && b.Output != nil {
+		c.compareSchemas(a.Output, b.Output, "@output", Output)
+	}
+}
+
+// toolNames are the tools of b in its order, then those only a has.
+func toolNames(a, b *Template) []string {
+	var out []string
+	for _, t := range b.Tools {
+		out = append(out, t.Name)
+	}
+	for _, t := range a.Tools {
+		if !slices.Contains(out, t.Name) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+func tool(t *Template, name string) *Tool {
+	for _, tl := range t.Tools {
+		if tl.Name == name {
+			return tl
+		}
+	}
+	return nil
 }
 
 func union2[T any](a, b map[string]T) map[string]T {

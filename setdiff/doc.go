@@ -55,7 +55,12 @@
 // other class. A change the rules do not analyse (a "not", an "if") is
 // SCHEMA_KEYWORD_CHANGED, breaking either way, to be reviewed.
 //
-// A new kind of subject — the tools and output schema of a template's
-// call contract — joins as rules with a check for it in the one table,
-// and its schemas are walked in the Output direction by the same walker.
+// A template's call contract is compared the same way: its tools by name
+// (TOOL_REMOVED breaks a program built on the model calling it;
+// TOOL_ADDED and TOOL_DESCRIPTION_CHANGED are compatible), each tool's
+// parameters and the output schema by the schema rules in the Output
+// direction — a model's arguments and answer flow out to the host — and
+// OUTPUT_ADDED, OUTPUT_REMOVED, MODEL_SETTING_CHANGED and CACHE_CHANGED,
+// each change reported at its path ("@tools.get_weather.days",
+// "@output", "@model.temperature", "@cache").
 package setdiff

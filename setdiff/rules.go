@@ -1,9 +1,12 @@
 package setdiff
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 // Class says whether a change breaks the programs that call a template.
@@ -59,6 +62,10 @@ type rule struct {
 	template func(a, b *Template) []finding
 	variable func(a, b *Variable) []finding
 	schema   func(a, b map[string]any) []finding
+	// call checks the call contracts of a template in both sets; tool a
+	// tool of them, by name.
+	call func(a, b *Template) []finding
+	tool func(a, b *Tool) []finding
 }
 
 // the effects of schema rules on what a schema accepts.
@@ -132,6 +139,37 @@ var rules = []rule{
 	{Rule: fixed("VARIABLE_UNTYPED", Compatible, "A variable's schema was removed: every value is accepted."),
 		variable: func(a, b *Variable) []finding {
 			return when(a != nil && b != nil && a.Schema != nil && b.Schema == nil, "", "the variable's schema was removed")
+		}},
+
+	{Rule: fixed("TOOL_REMOVED", Breaking, "A tool of the call contract was removed: a program built on the model calling it (a tool_choice naming it, a flow that waits for its calls) no longer gets those calls."),
+		tool: func(a, b *Tool) []finding { return when(a != nil && b == nil, "", "the tool was removed") }},
+	{Rule: fixed("TOOL_ADDED", Compatible, "A tool was added to the call contract: requests that worked still work; the model may call it, so the host must run its calls before it serves the new set."),
+		tool: func(a, b *Tool) []finding { return when(a == nil && b != nil, "", "the tool was added") }},
+	{Rule: fixed("TOOL_DESCRIPTION_CHANGED", Compatible, "A tool's description changed: no call breaks, but the model decides when to call the tool by it (reported)."),
+		tool: func(a, b *Tool) []finding {
+			return when(a != nil && b != nil && a.Description != b.Description, "", "the description changed")
+		}},
+	{Rule: fixed("OUTPUT_ADDED", Compatible, "The call contract got an output schema: the answer must match it now, which narrows what a program reads (answers flow out)."),
+		call: func(a, b *Template) []finding {
+			return when(a.Output == nil && b.Output != nil, "@output", "an output schema was added")
+		}},
+	{Rule: fixed("OUTPUT_REMOVED", Breaking, "The call contract's output schema was removed: the answer is free text, which a program that decodes it does not expect."),
+		call: func(a, b *Template) []finding {
+			return when(a.Output != nil && b.Output == nil, "@output", "the output schema was removed")
+		}},
+	{Rule: fixed("MODEL_SETTING_CHANGED", Compatible, "A model setting of the call contract was added, removed or changed (the model, its temperature, a provider's own settings, …): calls still work, and the answers may differ (reported)."),
+		call: modelChanges},
+	{Rule: fixed("CACHE_CHANGED", Compatible, "The cache breakpoint was added, removed or moved: what a provider caches changes, not what it answers (reported)."),
+		call: func(a, b *Template) []finding {
+			switch {
+			case a.Cache == nil && b.Cache != nil:
+				return found("@cache", "a cache breakpoint after message %d was added", b.Cache.Message)
+			case a.Cache != nil && b.Cache == nil:
+				return found("@cache", "the cache breakpoint after message %d was removed", a.Cache.Message)
+			case a.Cache != nil && *a.Cache != *b.Cache:
+				return found("@cache", "the cache breakpoint moved from %s to %s", cacheText(a.Cache), cacheText(b.Cache))
+			}
+			return nil
 		}},
 
 	schemaRule("SCHEMA_TYPE_NARROWED", narrows, "A schema allows fewer kinds of values (by its type, enum and const: its type lost one, or got one where it had none).",
@@ -426,4 +464,40 @@ func constraints(a, b map[string]any, way int) []finding {
 		add(loosened, "uniqueItems was removed")
 	}
 	return out
+}
+
+// modelChanges finds the model settings that differ, each by its key:
+// the known settings and each provider's own.
+func modelChanges(a, b *Template) []finding {
+	ja, errA := json.Marshal(a.Model)
+	jb, errB := json.Marshal(b.Model)
+	if errA != nil || errB != nil {
+		return nil
+	}
+	va, _ := decodeJSON(ja)
+	vb, _ := decodeJSON(jb)
+	ma, _ := va.(map[string]any)
+	mb, _ := vb.(map[string]any)
+	var out []finding
+	for _, k := range slices.Sorted(maps.Keys(union2(ma, mb))) {
+		x, hadX := ma[k]
+		y, hasY := mb[k]
+		switch {
+		case !hadX:
+			out = append(out, finding{"@model." + k, fmt.Sprintf("set to %s", display(y))})
+		case !hasY:
+			out = append(out, finding{"@model." + k, fmt.Sprintf("%s was removed", display(x))})
+		case !sameJSON(x, y):
+			out = append(out, finding{"@model." + k, fmt.Sprintf("changed from %s to %s", display(x), display(y))})
+		}
+	}
+	return out
+}
+
+func cacheText(c *manager.Cache) string {
+	s := fmt.Sprintf("message %d", c.Message)
+	if c.TTL != "" {
+		s += " (ttl " + c.TTL + ")"
+	}
+	return s
 }

@@ -251,6 +251,78 @@ func TestSchemaRules(t *testing.T) {
 	}
 }
 
+// callChanges compares a template's call contract in two versions of its
+// entry: each is the rest of the entry after its path.
+func callChanges(t *testing.T, a, b string) []string {
+	t.Helper()
+	files := map[string]string{"t.md": `{% chat role="system" %}固定的说明。{% endchat %}{% chat role="user" %}问题{% endchat %}`}
+	entry := func(rest string) string { return `{"version": 1, "templates": {"t": {"path": "t.md"` + rest + `}}}` }
+	ca, fa := contractOfIndex(t, entry(a), files)
+	cb, fb := contractOfIndex(t, entry(b), files)
+	c := &comparer{ra: newSchemaReader(fa), rb: newSchemaReader(fb), seen: map[string]bool{}}
+	c.compareContracts(ca, cb)
+	require.Empty(t, c.notes)
+	var out []string
+	for _, ch := range c.changes {
+		out = append(out, ch.String())
+	}
+	return out
+}
+
+const (
+	weatherTool = `{"name": "get_weather", "description": "查询城市的天气预报；城市不存在时返回错误。", "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}`
+	timeTool    = `{"name": "get_time", "description": "查询城市此刻的当地时间；城市不存在时返回错误。"}`
+)
+
+// The call contract's rules: tools by name, their arguments and the
+// answer compared in the Output direction (what widens breaks the host
+// that reads them), the settings and the cache reported.
+var callCases = []struct {
+	rule string
+	a, b string
+	want []string
+}{
+	{"TOOL_REMOVED", `, "tools": [` + weatherTool + `, ` + timeTool + `]`, `, "tools": [` + weatherTool + `]`,
+		[]string{"breaking t: @tools.get_time: the tool was removed (TOOL_REMOVED)"}},
+	{"TOOL_ADDED", `, "tools": [` + weatherTool + `]`, `, "tools": [` + timeTool + `, ` + weatherTool + `]`,
+		[]string{"compatible t: @tools.get_time: the tool was added (TOOL_ADDED)"}},
+	{"TOOL_DESCRIPTION_CHANGED", `, "tools": [` + timeTool + `]`, `, "tools": [` + strings.Replace(timeTool, "此刻的", "", 1) + `]`,
+		[]string{"compatible t: @tools.get_time: the description changed (TOOL_DESCRIPTION_CHANGED)"}},
+	// The model passes the arguments to the host: narrowing them is
+	// compatible, widening them breaks.
+	{"SCHEMA_ENUM_ADDED", `, "tools": [` + weatherTool + `]`, `, "tools": [` + strings.Replace(weatherTool, `"city": {"type": "string"}`, `"city": {"type": "string", "enum": ["北京", "上海"]}`, 1) + `]`,
+		[]string{`compatible t: @tools.get_weather.city: an enum was added: only ["北京","上海"] (SCHEMA_ENUM_ADDED)`}},
+	{"SCHEMA_TYPE_WIDENED", `, "tools": [` + weatherTool + `]`, `, "tools": [` + strings.Replace(weatherTool, `"days": {"type": "integer"}`, `"days": {"type": "number"}`, 1) + `]`,
+		[]string{"breaking t: @tools.get_weather.days: type widened: non-integer number now allowed (SCHEMA_TYPE_WIDENED)"}},
+	{"OUTPUT_ADDED", ``, `, "output": {"type": "object"}`,
+		[]string{"compatible t: @output: an output schema was added (OUTPUT_ADDED)"}},
+	{"OUTPUT_REMOVED", `, "output": {"type": "object"}`, ``,
+		[]string{"breaking t: @output: the output schema was removed (OUTPUT_REMOVED)"}},
+	{"SCHEMA_REQUIRED_REMOVED", `, "output": {"type": "object", "properties": {"high": {"type": "number"}}, "required": ["high"]}`,
+		`, "output": {"type": "object", "properties": {"high": {"type": "number"}}}`,
+		[]string{"breaking t: @output.high: the property is no longer required (SCHEMA_REQUIRED_REMOVED)"}},
+	{"MODEL_SETTING_CHANGED", `, "model": {"name": "gpt-4o", "temperature": 0.2, "openai": {"presence_penalty": 0.5}}`,
+		`, "model": {"name": "gpt-4o-mini", "max_output_tokens": 512, "openai": {"presence_penalty": 1}}`,
+		[]string{
+			"compatible t: @model.max_output_tokens: set to 512 (MODEL_SETTING_CHANGED)",
+			`compatible t: @model.name: changed from "gpt-4o" to "gpt-4o-mini" (MODEL_SETTING_CHANGED)`,
+			`compatible t: @model.openai: changed from {"presence_penalty":0.5} to {"presence_penalty":1} (MODEL_SETTING_CHANGED)`,
+			"compatible t: @model.temperature: 0.2 was removed (MODEL_SETTING_CHANGED)",
+		}},
+	{"CACHE_CHANGED", `, "cache": {"message": 0}`, `, "cache": {"message": 1, "ttl": "1h"}`,
+		[]string{"compatible t: @cache: the cache breakpoint moved from message 0 to message 1 (ttl 1h) (CACHE_CHANGED)"}},
+}
+
+func TestCallRules(t *testing.T) {
+	for _, tc := range callCases {
+		t.Run(tc.rule, func(t *testing.T) {
+			assert.Equal(t, tc.want, callChanges(t, tc.a, tc.b))
+		})
+	}
+	assert.Empty(t, callChanges(t, `, "tools": [`+weatherTool+`], "model": {"name": "m"}, "output": {"type": "object"}, "cache": {"message": 0}`,
+		`, "tools": [`+weatherTool+`], "model": {"name": "m"}, "output": {"type": "object"}, "cache": {"message": 0}`), "nothing changed")
+}
+
 // Every rule has a case of its own above, in which it fires.
 func TestEveryRuleIsTested(t *testing.T) {
 	fires := map[string]bool{}
@@ -260,6 +332,11 @@ func TestEveryRuleIsTested(t *testing.T) {
 		}
 	}
 	for _, tc := range schemaCases {
+		for _, w := range tc.want {
+			fires[tc.rule] = fires[tc.rule] || strings.HasSuffix(w, "("+tc.rule+")")
+		}
+	}
+	for _, tc := range callCases {
 		for _, w := range tc.want {
 			fires[tc.rule] = fires[tc.rule] || strings.HasSuffix(w, "("+tc.rule+")")
 		}

@@ -27,7 +27,10 @@ template never uses are problems here too, and so is every place a
 template reads an optional variable without a default where no guard
 covers it (is defined, default(…), {% if x is defined %}): a render
 that does not pass it would fail. Exits 1 if anything is found;
-otherwise prints one line with the number of templates and the set's
+otherwise prints, for each template whose entry declares a call
+contract, what it declares (model, tools, output schema, cache: each one
+checked, the cache breakpoint proven to end a prefix that is the same for
+every render), then one line with the number of templates and the set's
 digest. The set is DIR (the same as --dir DIR), or the embedded set
 without either.
 
@@ -121,6 +124,11 @@ func runCheck(c *cli, args []string) error {
 	if tok != nil {
 		if err := printFixedText(c.stdout, *dir, m, tok); err != nil {
 			return err
+		}
+	}
+	for _, t := range m.Templates() {
+		if summary := contractSummary(t.Contract); summary != "" {
+			fmt.Fprintf(c.stdout, "%s: template %q: contract: %s\n", t.Path, t.Name, summary)
 		}
 	}
 	noun := "templates"

@@ -46,6 +46,7 @@ func commands() []command {
 	return []command{
 		{"list", "list the templates of a set", true, runList},
 		{"render", "render one template with variables", true, runRender},
+		{"request", "render a template into the request its call contract declares, as JSON", true, runRequest},
 		{"check", "check a template set and report every problem", true, runCheck},
 		{"test", "run the fixtures of a template set: goldens, expected texts and errors", true, runTest},
 		{"diff", "compare two template sets: files, the contract (breaking or not), rendered fixtures", false, runDiff},

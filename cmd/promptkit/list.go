@@ -11,8 +11,9 @@ const listUsage = `Usage: promptkit list [--dir DIR]
 
 Lists the templates of a set: the set's digest first (what hosts report
 and registries carry, see promptkit push), then one line per template:
-name, path, the first 12 hex digits of its hash, and its variables
-(optional ones with "?", defaults after "=").
+name, path, the first 12 hex digits of its hash, its variables
+(optional ones with "?", defaults after "=") and, in brackets, the call
+contract its entry declares (model, tools, output schema, cache).
 
 Example:
   promptkit list --dir ./prompts
@@ -47,7 +48,11 @@ func runList(c *cli, args []string) error {
 			}
 			vars[i] = s
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Path, t.Hash[:min(12, len(t.Hash))], strings.Join(vars, " "))
+		line := strings.Join(vars, " ")
+		if c := contractSummary(t.Contract); c != "" {
+			line += "  [" + c + "]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Path, t.Hash[:min(12, len(t.Hash))], line)
 	}
 	return tw.Flush()
 }

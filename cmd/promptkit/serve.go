@@ -30,6 +30,9 @@ as "promptkit watch" does:
   GET  /v1/templates                   every template and its declaration
   POST /v1/templates/{name}:render     JSON variables in, the prompt as text out
   POST /v1/templates/{name}:messages   the chat messages as JSON
+  POST /v1/templates/{name}:request    the request its call contract declares, provider-neutral
+                                       (?provider=openai|anthropic is served by the providers
+                                       module's promptkit-providers serve, which links the SDKs)
   GET  /v1/builders                    the service's builders
   POST /v1/builders/{name}:build       {"task": {…}, "data": {…}} as "build" reads them
   GET  /v1/status, /v1/events          the set's status, and a stream of it

@@ -40,6 +40,10 @@ const (
 	// guard (is defined, default) covers it (guards.go); Name is the
 	// variable. A finding, not a refusal: the template loads.
 	Unguarded
+	// Prefix: a cache breakpoint whose prefix is not proven the same for
+	// every render (FixedPrefix); Name is the variable it depends on,
+	// when a variable is the cause.
+	Prefix
 
 	// The kinds of a render's problems (internal/engine).
 
@@ -628,4 +632,38 @@ func errNeedsKind(p Pos, what string, want Kinds, variable, subject, at string, 
 
 func errOperands(p Pos, op string, l, r Kinds, variable, subject, at string, got Kinds) *Error {
 	return typef(p, variable, "operator %s cannot take %s and %s: the schema of variable %q makes %s %s", op, l, r, variable, typeSubject(subject, at), got)
+}
+
+// Cache breakpoints (fixed.go).
+
+func errPrefixVaries(p Pos, msg int, what, name string) *Error {
+	return &Error{Pos: p, Kind: Prefix, Name: name, Msg: fmt.Sprintf(
+		"the cache breakpoint after message %d needs the prefix before it to be the same for every render, and it depends on %s", msg, what)}
+}
+
+func errPrefixUncounted(p Pos, msg int, tag string) *Error {
+	return &Error{Pos: p, Kind: Prefix, Msg: fmt.Sprintf(
+		"the cache breakpoint after message %d needs the messages before it to be the same for every render: %s before it may add messages (promptkit counts the chat blocks that run on every render; put the breakpoint before it)", msg, tag)}
+}
+
+func errPrefixShort(p Pos, msg, have int) *Error {
+	return &Error{Pos: p, Kind: Prefix, Msg: fmt.Sprintf(
+		"the cache breakpoint after message %d: the template renders %d message(s) on every render before anything conditional, so there is no message %d to end the prefix", msg, have, msg)}
+}
+
+// tagOf names a statement for a message.
+func tagOf(x Node) string {
+	switch x.(type) {
+	case *IfNode:
+		return "{% if %}"
+	case *ForNode:
+		return "{% for %}"
+	case *CallBlockNode:
+		return "{% call %}"
+	case *FilterBlockNode:
+		return "{% filter %}"
+	case *SetBlockNode:
+		return "{% set %}"
+	}
+	return "a macro call"
 }

@@ -86,6 +86,12 @@ func (s *Schema) Compiled() *jsonschema.Schema { return s.s }
 // (relative to the set's root, as index.json is). The error says what is
 // wrong, naming files by their path in the set.
 func (c *Compiler) Compile(template, variable string, raw json.RawMessage) (*Schema, error) {
+	return c.compile(base+"index.json?"+url.Values{"template": {template}, "variable": {variable}}.Encode(), "index.json", raw)
+}
+
+// compile compiles raw as the schema at loc, a place in the set's file
+// named file.
+func (c *Compiler) compile(loc, file string, raw json.RawMessage) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("invalid JSON: %v", err)
@@ -95,18 +101,25 @@ func (c *Compiler) Compile(template, variable string, raw json.RawMessage) (*Sch
 			return nil, fmt.Errorf("a schema is a JSON object (or true/false), not %s", jsonKind(doc))
 		}
 	}
-	loc := base + "index.json?" + url.Values{"template": {template}, "variable": {variable}}.Encode()
 	if err := c.c.AddResource(loc, doc); err != nil {
-		return nil, cleanErr(err, loc)
+		return nil, cleanErr(err, loc, file)
 	}
 	s, err := c.c.Compile(loc)
 	if err != nil {
-		return nil, cleanErr(err, loc)
+		return nil, cleanErr(err, loc, file)
 	}
 	if err := checkShape(s); err != nil {
 		return nil, err
 	}
 	return &Schema{s: s, typ: c.typeOf(s), quick: quickOf(s, c.quick)}, nil
+}
+
+// CompileIn compiles the schema raw written inside the set's file p (a
+// tool's parameters in a tool file, say): its $refs are relative to p.
+// what names the place for the library (a query, "tool=search"), unique
+// per schema of the file. The error names files by their path in the set.
+func (c *Compiler) CompileIn(p, what string, raw json.RawMessage) (*Schema, error) {
+	return c.compile(base+p+"?"+what, p, raw)
 }
 
 // Files are the set's files the compiled schemas read, for the set's
@@ -121,7 +134,7 @@ func (c *Compiler) Files() []string {
 
 // cleanErr words a compile error with paths of the set instead of the
 // library's URLs.
-func cleanErr(err error, loc string) error {
+func cleanErr(err error, loc, file string) error {
 	var le *jsonschema.LoadURLError
 	if errors.As(err, &le) {
 		return fmt.Errorf("cannot read %s: %v", strings.TrimPrefix(le.URL, base), le.Err)
@@ -141,8 +154,8 @@ func cleanErr(err error, loc string) error {
 		return errors.New(what + strings.Join(places, "; "))
 	}
 	msg := err.Error()
-	msg = strings.ReplaceAll(msg, "'"+loc, "'index.json")
-	msg = strings.ReplaceAll(msg, loc, "index.json")
+	msg = strings.ReplaceAll(msg, "'"+loc, "'"+file)
+	msg = strings.ReplaceAll(msg, loc, file)
 	msg = strings.ReplaceAll(msg, base, "")
 	return errors.New(msg)
 }

@@ -28,7 +28,7 @@ func CompileIndex(doc []byte) (*Index, error) {
 	}
 	s, err := c.Compile(loc)
 	if err != nil {
-		return nil, cleanErr(err, loc)
+		return nil, cleanErr(err, loc, "index.schema.json")
 	}
 	return &Index{s: s}, nil
 }

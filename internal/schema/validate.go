@@ -156,6 +156,8 @@ func flatten(e *jsonschema.ValidationError, root string, inst any, out *[]Violat
 		add(at, fmt.Sprintf("%s does not match the pattern %s", display(k.Got), display(k.Want)))
 	case *kind.Not:
 		add(at, "a value the schema refuses (its \"not\" matches)")
+	case *kind.FalseSchema:
+		add(at, "not allowed here (its schema is false)")
 	case *kind.InvalidJsonValue:
 		if u, ok := k.Value.(unsupported); ok {
 			add(at, fmt.Sprintf("a Go %s is not a JSON value", u.typ))

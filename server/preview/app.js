@@ -127,11 +127,34 @@ async function showTemplate(force) {
   $("t-name").textContent = t.name;
   $("t-path").textContent = t.path;
   $("t-desc").textContent = t.description;
+  showContract(t);
   showSamples(t);
   const key = t.name + "\n" + JSON.stringify(t.variables);
   if (!force && key === state.formKey) return true; // keep the fields, and the focus, as they are
   state.formKey = key;
   return buildFields(t);
+}
+
+// showContract shows the call the template's entry declares: the model
+// settings, the tools, the answer's schema and the cache breakpoint.
+function showContract(t) {
+  const c = t.contract;
+  $("contract").hidden = !c;
+  if (!c) return;
+  const list = $("contract-list");
+  list.replaceChildren();
+  const row = (term, text) => {
+    list.appendChild(el("dt", "", term));
+    list.appendChild(el("dd", "", text));
+  };
+  if (c.model) {
+    const settings = Object.entries(c.model).filter(([k]) => k !== "name").map(([k, v]) => k + " " + JSON.stringify(v));
+    row("model", (c.model.name || "(no name)") + (settings.length ? " · " + settings.join(" · ") : ""));
+  }
+  for (const tool of c.tools || []) row("tool " + tool.function.name, tool.function.description || "");
+  if (c.output) row("output", "the answer matches the schema " + JSON.stringify(c.output.name) + (c.output.strict ? " (strict)" : ""));
+  if (c.cache) row("cache", "the prefix up to message " + c.cache.message + " is the same for every render" + (c.cache.ttl ? " · ttl " + c.cache.ttl : ""));
+  $("contract-json").textContent = JSON.stringify(c, null, 2);
 }
 
 // ---- rendering, on the server ----

@@ -104,3 +104,64 @@ func Names(t *testing.T) []string {
 	}
 	return names
 }
+
+// Requests are the provider-neutral requests of testdata/requests.
+func Requests(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "requests", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f[:len(f)-len(".json")]))
+	}
+	return names
+}
+
+// Request reads testdata/requests/NAME.json of the providers module.
+func Request(t *testing.T, name string) message.Request {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "requests", name+".json"))
+	require.NoError(t, err)
+	req, err := message.DecodeRequest(data)
+	require.NoError(t, err)
+	return req
+}
+
+// Sample is a valid JSON value of a known setting.
+func Sample(k message.Setting) string {
+	switch {
+	case k.Enum != nil:
+		return `"` + k.Enum[0] + `"`
+	case k.Key == "tool_choice":
+		return `"auto"`
+	}
+	switch k.Type {
+	case "string":
+		return `"m"`
+	case "number":
+		return "0.5"
+	case "integer":
+		return "10"
+	case "boolean":
+		return "false"
+	}
+	return `["x"]`
+}
+
+// Has reports whether the JSON object v has a value at the path of keys.
+func Has(v map[string]any, path []string) bool {
+	for i, k := range path {
+		x, ok := v[k]
+		if !ok {
+			return false
+		}
+		if i == len(path)-1 {
+			return true
+		}
+		if v, ok = x.(map[string]any); !ok {
+			return false
+		}
+	}
+	return false
+}
