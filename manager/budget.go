@@ -148,7 +148,7 @@ func (c *compiled) tokenizer(b Budget) (*tokens.Tokenizer, error) {
 		}
 		return tok, nil
 	case c.info.Contract.Model.Name == "":
-		return nil, c.errorf(ErrContract, nil, "a token budget needs a tokenizer: the budget names none and the call contract names no model")
+		return nil, c.errorf(ErrContract, nil, "a token budget needs a tokenizer: none was given and the call contract names no model")
 	}
 	tok, err := tokens.ForModel(c.info.Contract.Model.Name)
 	if err != nil {

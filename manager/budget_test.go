@@ -189,7 +189,7 @@ func TestRenderBudgetTokenizer(t *testing.T) {
 	}
 	_, err = m.RenderMessagesBudget(ctx, "support", budgetVars(t, "support"), manager.Budget{Tokens: 100})
 	require.ErrorIs(t, err, manager.ErrContract)
-	assert.ErrorContains(t, err, `template "support": a token budget needs a tokenizer: the budget names none and the call contract names no model`)
+	assert.ErrorContains(t, err, `template "support": a token budget needs a tokenizer: none was given and the call contract names no model`)
 	_, err = m.RenderBudget(ctx, "research", vars, manager.Budget{Tokens: 100, Encoding: "o200k"})
 	require.ErrorIs(t, err, tokens.ErrUnknownEncoding)
 	assert.ErrorContains(t, err, "o200k_base")
