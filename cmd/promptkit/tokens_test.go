@@ -122,3 +122,13 @@ func TestRenderBudget(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "promptkit render: --budget -1: want a number of tokens, 1 or more")
 }
+
+// check proves each declared budget, or reports the template that may
+// exceed it (exit 1).
+func TestCheckBudget(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "check", "../../manager/testdata/budgetcheck")
+	require.Equal(t, 1, code, errOut)
+	require.Contains(t, out+errOut, `templates/research.md: template "research_small": budget: a render may need 10806 tokens (cl100k_base) after every allowed cut, over the budget of 2000 by 8806: docs up to 8718, question up to 2000`)
+	require.Contains(t, out+errOut, `template "loose": budget: cannot prove that every render fits 4000 tokens (o200k_base)`)
+	require.NotContains(t, out+errOut, `template "research":`)
+}
