@@ -468,7 +468,7 @@ func (w *worst) value(x jinja.Expr) aval {
 			}
 			return aval{print: fixed(20)}
 		}
-		if v.s != nil {
+		if v.s != nil && !slices.Contains(dictMethods, x.Name) {
 			if p := property(v.s, x.Name); p != nil {
 				return aval{s: p, root: v.root}
 			}
@@ -570,7 +570,7 @@ func (w *worst) filter(x *jinja.FilterExpr) bound {
 			b = b.or(w.print(x.Args[0]))
 		}
 		return b
-	case "length", "count", "int", "wordcount":
+	case "length", "count", "wordcount":
 		return fixed(20)
 	case "first", "last":
 		_, el, _ := w.iter(x.X)
@@ -613,6 +613,10 @@ func constText(v any) string {
 	}
 	return strings.Repeat("0", 32) // a float's repr is at most 24 bytes
 }
+
+// dictMethods are the names x.name finds as a dict's method before its
+// key (Jinja's getattr): printed, a method is not the property.
+var dictMethods = []string{"clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"}
 
 // property is the schema of property name of an object schema, or of
 // its additional properties; nil when neither says.
@@ -713,7 +717,9 @@ func schemaBytes(s *jsonschema.Schema) (int64, string) {
 				if t.Maximum == nil || t.Minimum == nil {
 					ok, why = false, "sets no minimum and maximum"
 				} else {
-					most = max(most, int64(len(ratInt(t.Maximum))), int64(len(ratInt(t.Minimum))))
+					// 2 more: an integral JSON number written 9.0 or 9e0
+					// is an integer to the schema and prints as 9.0.
+					most = max(most, int64(len(ratInt(t.Maximum)))+2, int64(len(ratInt(t.Minimum)))+2)
 				}
 			default:
 				ok, why = false, "allows "+ty+"s, which print unbounded"
@@ -753,8 +759,11 @@ func printedLen(v any) (int64, bool) {
 		return 5, true
 	case nil:
 		return 4, true
-	case fmt.Stringer: // json.Number
-		return int64(len(v.String())) + 2, true
+	case fmt.Stringer: // json.Number: an integer prints as written; 1e5 as 100000.0
+		if n := v.String(); !strings.ContainsAny(n, ".eE") {
+			return int64(len(n)), true
+		}
+		return 32, true
 	case float64, int64, int:
 		return 32, true
 	}

@@ -90,7 +90,7 @@ func TestWorstCaseBounds(t *testing.T) {
 		{"marked loop keeps keep", "{% for x in xs shrink priority=1 keep=1 %}<{{ x }}>{% endfor %}", map[string]string{"xs": `{"type": "array", "items": ` + str(2) + `}`}, 10},
 		{"shrink dropped", "a{% shrink priority=0 %}{{ s }}{% endshrink %}b", map[string]string{"s": `{"type": "string"}`}, 2},
 		{"range and loop.index", "{% for i in range(1, 4) %}{{ loop.index }}.{% endfor %}", nil, 63},
-		{"enum and integer", "{{ e }} {{ n }}", map[string]string{"e": `{"enum": ["ab", "abcd"]}`, "n": `{"type": "integer", "minimum": -5, "maximum": 999}`}, 9},
+		{"enum and integer", "{{ e }} {{ n }}", map[string]string{"e": `{"enum": ["ab", "abcd"]}`, "n": `{"type": "integer", "minimum": -5, "maximum": 999}`}, 11},
 		{"join", `{{ xs | join(", ") }}`, map[string]string{"xs": `{"type": "array", "maxItems": 4, "items": ` + str(1) + `}`}, 24},
 		{"set and concatenation", `{% set t = s ~ "!" %}{{ t }}{{ t | trim }}`, map[string]string{"s": str(1)}, 10},
 		{"chat priority dropped", `{% chat role="system" %}sys{% endchat %}{% chat role="user" priority=1 %}{{ s }}{% endchat %}`, map[string]string{"s": `{"type": "string"}`}, 3},
