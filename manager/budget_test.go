@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"math/rand/v2"
 	"regexp"
 	"sync"
 	"testing"
@@ -298,5 +299,56 @@ func TestConcurrentBudgetedRenders(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// The result is the shortest prefix of the cut order whose render fits,
+// counted by the real tokenizer, even where tokens merge across the cuts:
+// a loop cut from the end renders as the loop over the first items, so
+// each budget's answer is checked against plain renders of every prefix.
+func TestRenderBudgetShortestPrefixO200k(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.json": {Data: []byte(`{"version": 1, "templates": {
+			"glued": {"path": "glued.md", "variables": ["docs"]},
+			"lines": {"path": "lines.md", "variables": ["docs"]}}}`)},
+		"glued.md": {Data: []byte(`{% for d in docs shrink priority=1 %}{{ d }}{% endfor %}!`)},
+		"lines.md": {Data: []byte("{% for d in docs shrink priority=1 %}{{ loop.index }}/{{ loop.length }} {{ d }}\n{% endfor %}end")},
+	}
+	m, err := manager.New(fsys)
+	require.NoError(t, err)
+	tok, err := tokens.Encoding("o200k_base")
+	require.NoError(t, err)
+	pool := []any{"un", "believ", "able", " ", "  ", "123", "4567", "😀", "\u200d", "😀", "Hello", " world", "'s", "\n\n", "\t", "语言", "模型", ".", "..", "the end"}
+	lists := [][]any{pool}
+	rng := rand.New(rand.NewPCG(30, 2))
+	for range 20 {
+		list := make([]any, 12)
+		for i := range list {
+			list[i] = pool[rng.IntN(len(pool))]
+		}
+		lists = append(lists, list)
+	}
+	for i := range 2 * len(lists) {
+		name, docs := []string{"glued", "lines"}[i%2], lists[i/2]
+		counts := make([]int, len(docs)+1) // counts[k]: the render with the last k items cut
+		for k := range counts {
+			out, err := m.Render(name, map[string]any{"docs": docs[:len(docs)-k]})
+			require.NoError(t, err)
+			counts[k] = tok.Count(out)
+		}
+		for budget := counts[len(docs)]; budget <= counts[0]; budget++ {
+			want := 0
+			for counts[want] > budget {
+				want++
+			}
+			r, err := m.RenderBudget(context.Background(), name, map[string]any{"docs": docs}, manager.Budget{Tokens: budget, Tokenizer: tok})
+			require.NoError(t, err, "%s: budget %d", name, budget)
+			got := 0
+			if len(r.Cuts) > 0 {
+				got = r.Cuts[0].Items
+			}
+			require.Equal(t, want, got, "%s: budget %d", name, budget)
+			require.Equal(t, counts[want], r.Tokens)
+		}
 	}
 }

@@ -338,12 +338,15 @@ func (t *Template) RenderBudget(ctx context.Context, vals []any, lim *Limits, ch
 		}
 	}
 	// Perhaps too many: the last cut undone, then by halves. A first
-	// estimate that fits is kept without a render when the estimate
+	// estimate that fits is kept without a render when the prefix
 	// without its last cut is over the budget by more than tokens could
-	// merge across the cuts (2 a cut).
+	// merge across the cuts (2 a cut): judged from the estimate, or from
+	// the exact count of the render that fits with the last cut's
+	// regions put back (2 a region it puts back).
 	if hi == k0 && k0 > 0 {
 		without := est + p.saved[k0-1]
-		if without-budget > 2*k0+2 {
+		back := tried[k0].Tokens + p.saved[k0-1] - 2*len(p.byUnit[p.units[k0-1]])
+		if without-budget > 2*k0+2 || back-budget > 2 {
 			lo = hi - 1
 		}
 	}
