@@ -43,7 +43,8 @@
 // (default true), default (only for optional variables) and description.
 // Names are identifiers; loop, range and Jinja's keywords are reserved. Unknown keys, duplicate names and
 // paths that are empty, absolute or contain ".." are errors naming the
-// entry.
+// entry. An entry may also declare its call ("Call contracts") and a token
+// budget ("Token budgets").
 //
 // # Strictness
 //
