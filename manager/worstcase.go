@@ -557,13 +557,10 @@ func (w *worst) filter(x *jinja.FilterExpr) bound {
 		return w.cause(x.Pos, "", "the filter %s, which the bound does not follow", x.Name)
 	}
 	switch x.Name {
-	case "trim", "string", "e", "escape", "safe", "forceescape":
-		if x.Name == "e" || x.Name == "escape" || x.Name == "forceescape" {
-			break // escaping lengthens (& is &amp;)
-		}
-		if len(x.Args) == 0 || x.Name == "trim" {
-			return w.print(x.X)
-		}
+	case "image":
+		return bound{} // an image part of its message: not text, not counted
+	case "trim", "string", "safe": // never longer than what they are given (escape is: & is &amp;)
+		return w.print(x.X)
 	case "default", "d":
 		b := w.print(x.X)
 		if len(x.Args) > 0 {

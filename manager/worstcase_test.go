@@ -93,6 +93,7 @@ func TestWorstCaseBounds(t *testing.T) {
 		{"enum and integer", "{{ e }} {{ n }}", map[string]string{"e": `{"enum": ["ab", "abcd"]}`, "n": `{"type": "integer", "minimum": -5, "maximum": 999}`}, 11},
 		{"join", `{{ xs | join(", ") }}`, map[string]string{"xs": `{"type": "array", "maxItems": 4, "items": ` + str(1) + `}`}, 24},
 		{"set and concatenation", `{% set t = s ~ "!" %}{{ t }}{{ t | trim }}`, map[string]string{"s": str(1)}, 10},
+		{"an image is no text", `{% chat role="user" %}{{ s }}{{ u | image }}{% endchat %}`, map[string]string{"s": str(2), "u": `{"type": "string"}`}, 8},
 		{"chat priority dropped", `{% chat role="system" %}sys{% endchat %}{% chat role="user" priority=1 %}{{ s }}{% endchat %}`, map[string]string{"s": `{"type": "string"}`}, 3},
 	}
 	for _, tt := range tests {
