@@ -52,14 +52,16 @@ type Cut struct {
 	// which end ("end" or "start", the loop's drop=).
 	Items int
 	Drop  string
-	// Tokens is what the cut saved, as the full render printed it (each
-	// region cut counted alone); counted whole, the result may differ by
-	// a token or so a cut where tokens merged across it.
+	// Tokens is what the cut saved, as the full render printed it: the
+	// tokens of the regions cut where they stood (of a messages render
+	// or a region in a set block, each counted alone); counted whole, the
+	// result may differ by a token or so a cut where tokens merged across
+	// it.
 	Tokens int
 }
 
 // String says where the mark stands and what was cut:
-// "templates/doc.md:3:1: items (priority 1): 2 cut from the end, 6 tokens".
+// "templates/doc.md:3:1: items (priority 1): 2 cut from the end, 60 tokens".
 func (c Cut) String() string {
 	what := "dropped"
 	if c.Kind == "items" {
@@ -178,12 +180,12 @@ func (c *compiled) renderBudget(ctx context.Context, vars map[string]any, cfg *c
 	if err != nil {
 		return nil, err
 	}
-	count := tok.Count
+	counter := engine.Counter{Count: tok.Count, Marked: tok.CountMarked}
 	wrap := messages && !c.chat // a text template as one user message: its text trimmed
 	if wrap {
-		count = func(s string) int { return tok.Count(strings.TrimFunc(s, unicode.IsSpace)) }
+		counter = engine.Counter{Count: func(s string) int { return tok.Count(strings.TrimFunc(s, unicode.IsSpace)) }}
 	}
-	r, err := c.tmpl.RenderBudget(ctx, vals, lim, c.chat, count, b.Tokens)
+	r, err := c.tmpl.RenderBudget(ctx, vals, lim, c.chat, counter, b.Tokens)
 	if err != nil {
 		return nil, c.renderError(err)
 	}

@@ -60,16 +60,15 @@ func TestRenderBudget(t *testing.T) {
 	m, err := manager.Open(budgetSet)
 	require.NoError(t, err)
 	const research, support = "templates/research.md", "templates/support.md"
-	example := manager.Cut{Kind: "block", Priority: 1, Path: research, Line: 8, Col: 1, Tokens: 18}
+	example := manager.Cut{Kind: "block", Priority: 1, Path: research, Line: 8, Col: 1, Tokens: 17}
 	docs := func(n, saved int) manager.Cut {
 		return manager.Cut{Kind: "items", Priority: 1, Path: research, Line: 5, Col: 1, Items: n, Drop: "end", Tokens: saved}
 	}
-	style := manager.Cut{Kind: "block", Priority: 2, Path: research, Line: 2, Col: 1, Tokens: 23}
+	style := manager.Cut{Kind: "block", Priority: 2, Path: research, Line: 2, Col: 1, Tokens: 22}
 	memory := manager.Cut{Kind: "message", Priority: 0, Path: support, Line: 2, Col: 16, Tokens: 22}
 	turns := func(n, saved int) manager.Cut {
 		return manager.Cut{Kind: "items", Priority: 1, Path: support, Line: 3, Col: 1, Items: n, Drop: "start", Tokens: saved}
 	}
-	trimmed := func(c manager.Cut, saved int) manager.Cut { c.Tokens = saved; return c }
 	tests := []struct {
 		template string
 		messages bool
@@ -81,17 +80,17 @@ func TestRenderBudget(t *testing.T) {
 		{"research", false, 200, 117, nil, "research-full.txt"},
 		{"research", false, 117, 117, nil, "research-full.txt"},
 		{"research", false, 116, 100, []manager.Cut{example}, "research-100.txt"},
-		{"research", false, 80, 80, []manager.Cut{example, docs(1, 21)}, "research-80.txt"},
-		{"research", false, 79, 62, []manager.Cut{example, docs(2, 40)}, "research-62.txt"},
-		{"research", false, 61, 40, []manager.Cut{example, docs(2, 40), style}, "research-40.txt"},
-		{"research", false, 40, 40, []manager.Cut{example, docs(2, 40), style}, "research-40.txt"},
+		{"research", false, 80, 80, []manager.Cut{example, docs(1, 20)}, "research-80.txt"},
+		{"research", false, 79, 62, []manager.Cut{example, docs(2, 38)}, "research-62.txt"},
+		{"research", false, 61, 40, []manager.Cut{example, docs(2, 38), style}, "research-40.txt"},
+		{"research", false, 40, 40, []manager.Cut{example, docs(2, 38), style}, "research-40.txt"},
 		{"support", true, 200, 67, nil, "support-full.json"},
 		{"support", true, 50, 45, []manager.Cut{memory}, "support-45.json"},
 		{"support", true, 40, 36, []manager.Cut{memory, turns(1, 9)}, "support-36.json"},
 		{"support", true, 30, 28, []manager.Cut{memory, turns(2, 17)}, "support-28.json"},
 		// A text template asked for messages: one user message, its text
-		// trimmed, counted trimmed (so are the regions a cut saves).
-		{"research", true, 79, 62, []manager.Cut{trimmed(example, 17), trimmed(docs(2, 40), 38)}, "research-62.json"},
+		// trimmed, counted trimmed (so are the regions, each alone).
+		{"research", true, 79, 62, []manager.Cut{example, docs(2, 38)}, "research-62.json"},
 	}
 	tok, err := tokens.Encoding("o200k_base")
 	require.NoError(t, err)

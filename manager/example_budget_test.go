@@ -37,8 +37,8 @@ func ExampleManager_RenderBudget() {
 		fmt.Println(over.Over(), "tokens too many even with", len(over.Cuts), "cuts")
 	}
 	// Output:
-	// cut templates/research.md:8:1: block (priority 1): dropped, 18 tokens
-	// cut templates/research.md:5:1: items (priority 1): 1 cut from the end, 21 tokens
+	// cut templates/research.md:8:1: block (priority 1): dropped, 17 tokens
+	// cut templates/research.md:5:1: items (priority 1): 1 cut from the end, 20 tokens
 	// 80 tokens
 	// 10 tokens too many even with 3 cuts
 }

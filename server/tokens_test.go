@@ -111,8 +111,8 @@ func TestRenderBudget(t *testing.T) {
 		require.Equal(t, "80", r.header.Get(HeaderTokens))
 		require.Equal(t, "o200k_base", r.header.Get(HeaderTokenizer))
 		require.Equal(t, []string{
-			"templates/research.md:8:1: block (priority 1): dropped, 18 tokens",
-			"templates/research.md:5:1: items (priority 1): 1 cut from the end, 21 tokens",
+			"templates/research.md:8:1: block (priority 1): dropped, 17 tokens",
+			"templates/research.md:5:1: items (priority 1): 1 cut from the end, 20 tokens",
 		}, r.header.Values(HeaderCut))
 	}
 

@@ -95,8 +95,8 @@ func TestRenderBudget(t *testing.T) {
 		code, out, errOut := runCLI(t, "", args...)
 		require.Equal(t, 0, code, errOut)
 		require.Equal(t, string(want), out)
-		require.Equal(t, "cut templates/research.md:8:1: block (priority 1): dropped, 18 tokens\n"+
-			"cut templates/research.md:5:1: items (priority 1): 1 cut from the end, 21 tokens\n"+
+		require.Equal(t, "cut templates/research.md:8:1: block (priority 1): dropped, 17 tokens\n"+
+			"cut templates/research.md:5:1: items (priority 1): 1 cut from the end, 20 tokens\n"+
 			fmt.Sprintf("80 tokens (o200k_base), within the budget of 80, %d bytes\n", len(want)), errOut)
 	}
 

@@ -21,8 +21,10 @@ import (
 // starts and ends (a region's text is a span of the output, or a copy when
 // it was written into a capture), and counts the result. If it fits, that
 // is the result. Otherwise it walks the cut order, subtracting each cut's
-// regions' counts (each counted alone, those inside a region already cut
-// skipped) until the estimate fits, renders again with those cuts (a
+// regions' counts (those inside a region already cut skipped) until the
+// estimate fits — a region of a text render is counted where it stands,
+// the pieces of the first count that end in it, when the Counter can say
+// (Counter.Marked), else alone — renders again with those cuts (a
 // dropped block or message does not run; a cut loop iterates the
 // shortened list, so loop.length and loop.last are those of what is
 // printed) and counts exactly. A count that differs from the estimate
@@ -241,9 +243,10 @@ type Cut struct {
 	Mark  int // the mark's number in Marks()
 	Items int // of a loop's items: how many were cut from each run
 	// Tokens is what the cut saved, as the first render printed it: the
-	// count of each region cut, counted alone (a region inside one cut
-	// before it is not counted again). Counted whole, the result may
-	// differ by a token or so a cut, where tokens merged across it.
+	// count of each region cut, where it stood (Counter.Marked) or alone
+	// (a region inside one cut before it is not counted again). Counted
+	// whole, the result may differ by a token or so a cut, where tokens
+	// merged across it.
 	Tokens int
 }
 
@@ -253,10 +256,23 @@ type unit struct {
 	item int32 // -1 for a block or message
 }
 
-// RenderBudget renders within budget tokens as count counts them: a text
+// Counter counts tokens for RenderBudget.
+type Counter struct {
+	Count func(text string) int
+	// Marked, when not nil, counts text as Count does and in the same pass
+	// the tokens before each of marks (ascending byte offsets: the pieces
+	// of the whole text that end at or before each), appended to dst; ok
+	// false when it cannot, and Count counts. With it, a text render's
+	// regions are counted where they stand, from the first count, rather
+	// than each again alone (tokens.Tokenizer.CountMarked).
+	Marked func(text string, marks, dst []int) (n int, at []int, ok bool)
+}
+
+// RenderBudget renders within budget tokens as c counts them: a text
 // render, or with chat a render of messages, whose count is the sum of
 // its text parts' counts. See the top of this file for how.
-func (t *Template) RenderBudget(ctx context.Context, vals []any, lim *Limits, chat bool, count func(string) int, budget int) (*Budgeted, error) {
+func (t *Template) RenderBudget(ctx context.Context, vals []any, lim *Limits, chat bool, c Counter, budget int) (*Budgeted, error) {
+	count := c.Count
 	rec := &budgetState{record: true}
 	out, msgs, err := t.render(ctx, vals, lim, chat, rec)
 	if err != nil {
@@ -276,12 +292,33 @@ func (t *Template) RenderBudget(ctx context.Context, vals []any, lim *Limits, ch
 		}
 		return n
 	}
-	res := &Budgeted{Text: out, Messages: msgs, Tokens: measure(out, msgs), Renders: 1}
+	res := &Budgeted{Text: out, Messages: msgs, Renders: 1}
+	var at map[int]int // by offset of out: the tokens before it, when Marked counted
+	if !chat && c.Marked != nil && len(rec.regions) > 0 {
+		marks := make([]int, 0, 2*len(rec.regions))
+		for _, r := range rec.regions {
+			if r.a >= 0 {
+				marks = append(marks, r.a, r.b)
+			}
+		}
+		slices.Sort(marks)
+		marks = slices.Compact(marks)
+		if n, before, ok := c.Marked(out, marks, nil); ok {
+			res.Tokens, at = n, make(map[int]int, len(marks))
+			for i, m := range marks {
+				at[m] = before[i]
+			}
+		}
+	}
+	if at == nil {
+		res.Tokens = measure(out, msgs)
+	}
 	if res.Tokens <= budget {
 		res.Fits = true
 		return res, nil
 	}
 	p := newPlanner(t, rec, out, count)
+	p.at = at
 	if len(p.units) == 0 {
 		return res, nil
 	}
@@ -375,6 +412,7 @@ type planner struct {
 	rec     *budgetState
 	out     string
 	count   func(string) int
+	at      map[int]int // by offset of out: the tokens before it, as the whole output counted; nil: count each region alone
 	units   []unit
 	byUnit  map[unit][]int32 // each unit's regions
 	tokens  []int            // each region's count, -1 until counted
@@ -452,11 +490,14 @@ func (p *planner) inCut(r int32) bool {
 func (p *planner) regionTokens(i int32) int {
 	if p.tokens[i] < 0 {
 		r := &p.rec.regions[i]
-		text := r.text
-		if r.a >= 0 {
-			text = p.out[r.a:r.b]
+		switch {
+		case r.a >= 0 && p.at != nil:
+			p.tokens[i] = p.at[r.b] - p.at[r.a] // where it stands: the pieces that end in it
+		case r.a >= 0:
+			p.tokens[i] = p.count(p.out[r.a:r.b])
+		default:
+			p.tokens[i] = p.count(r.text)
 		}
-		p.tokens[i] = p.count(text)
 	}
 	return p.tokens[i]
 }

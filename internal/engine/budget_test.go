@@ -63,7 +63,7 @@ func TestRenderBudgetCutsInOrder(t *testing.T) {
 		{4, false, 5, []engine.Cut{{Mark: 2, Tokens: 2}, {Mark: 1, Items: 2, Tokens: 6}, {Mark: 0, Tokens: 4}}, "Head.\n\n[1/1 a b] \n\nEnd."},
 	}
 	for _, tt := range tests {
-		r, err := tmpl.RenderBudget(context.Background(), []any{docs}, &lim, false, words, tt.budget)
+		r, err := tmpl.RenderBudget(context.Background(), []any{docs}, &lim, false, engine.Counter{Count: words}, tt.budget)
 		require.NoError(t, err)
 		assert.Equal(t, tt.fits, r.Fits, "budget %d", tt.budget)
 		assert.Equal(t, tt.tokens, r.Tokens, "budget %d", tt.budget)
@@ -85,7 +85,7 @@ func TestRenderBudgetShortestPrefix(t *testing.T) {
 	lim := engine.Limits{}.WithDefaults()
 	docs := []any{"a", "b c", "d e f", "g", "h i j k"}
 	for budget := 1; budget <= 12; budget++ {
-		r, err := tmpl.RenderBudget(context.Background(), []any{docs}, &lim, false, words, budget)
+		r, err := tmpl.RenderBudget(context.Background(), []any{docs}, &lim, false, engine.Counter{Count: words}, budget)
 		require.NoError(t, err)
 		// Cut from the start: keep the longest suffix that fits.
 		want := 0
@@ -116,13 +116,13 @@ func TestRenderBudgetNested(t *testing.T) {
 	src := `a b {% shrink priority=1 %}c d {% shrink priority=2 %}e f g{% endshrink %} h{% endshrink %} i`
 	tmpl := compileMarked(t, src)
 	lim := engine.Limits{}.WithDefaults()
-	r, err := tmpl.RenderBudget(context.Background(), nil, &lim, false, words, 3)
+	r, err := tmpl.RenderBudget(context.Background(), nil, &lim, false, engine.Counter{Count: words}, 3)
 	require.NoError(t, err)
 	assert.Equal(t, "a b  i", r.Text)
 	assert.Equal(t, []engine.Cut{{Mark: 0, Tokens: 6}}, r.Cuts)
 	src = `a b {% shrink priority=2 %}c d {% shrink priority=1 %}e f g{% endshrink %} h{% endshrink %} i`
 	tmpl = compileMarked(t, src)
-	r, err = tmpl.RenderBudget(context.Background(), nil, &lim, false, words, 3)
+	r, err = tmpl.RenderBudget(context.Background(), nil, &lim, false, engine.Counter{Count: words}, 3)
 	require.NoError(t, err)
 	assert.Equal(t, "a b  i", r.Text)
 	assert.Equal(t, []engine.Cut{{Mark: 1, Tokens: 3}, {Mark: 0, Tokens: 3}}, r.Cuts, "the outer block's count leaves out the inner one's, cut before")
@@ -138,7 +138,7 @@ func TestRenderBudgetCaptures(t *testing.T) {
 	full, err := tmpl.Render(context.Background(), nil, &lim)
 	require.NoError(t, err)
 	assert.Equal(t, "x y zP Q inc one two", full)
-	r, err := tmpl.RenderBudget(context.Background(), nil, &lim, false, words, 3)
+	r, err := tmpl.RenderBudget(context.Background(), nil, &lim, false, engine.Counter{Count: words}, 3)
 	require.NoError(t, err)
 	assert.Equal(t, "x  inc ", r.Text)
 	assert.Len(t, r.Cuts, 3)
@@ -158,7 +158,7 @@ func TestRenderBudgetMessages(t *testing.T) {
 		map[string]any{"role": "assistant", "text": "four five"},
 		map[string]any{"role": "user", "text": "six"},
 	}
-	r, err := tmpl.RenderBudget(context.Background(), []any{history, "why?"}, &lim, true, words, 5)
+	r, err := tmpl.RenderBudget(context.Background(), []any{history, "why?"}, &lim, true, engine.Counter{Count: words}, 5)
 	require.NoError(t, err)
 	assert.True(t, r.Fits)
 	var got []string
@@ -186,7 +186,7 @@ func TestMarksWithoutBudget(t *testing.T) {
 			y, err := b.Render(context.Background(), map[string]any{"docs": docs}, &lim)
 			require.NoError(t, err)
 			assert.Equal(t, y, x)
-			r, err := a.RenderBudget(context.Background(), []any{docs}, &lim, false, words, 1000)
+			r, err := a.RenderBudget(context.Background(), []any{docs}, &lim, false, engine.Counter{Count: words}, 1000)
 			require.NoError(t, err)
 			assert.Equal(t, y, r.Text, "a budget that fits cuts nothing")
 			assert.Empty(t, r.Cuts)
