@@ -106,6 +106,22 @@
 // survives from an earlier turn. The request is stamped with the time of
 // a [Clock]; tests pass [WithClock] and [FixedClock].
 //
+// # Token budgets
+//
+// Assembling takes every layer, always. A host with a token budget opts
+// in: [Stack.Fit] returns the stack without the layers it must drop for
+// the system prompt and the documents to fit a [Budget] (N tokens, a
+// [Counter] such as a *tokens.Tokenizer), and what it dropped. Prompt
+// layers and documents may be dropped, the highest effective priority
+// first — documents (StatePriority) before context prompts, tool
+// instructions, skills and runtime instructions — of equal priorities the
+// later in the stack first; UserInstructions, tools and bundles never
+// are. A layer's Priority pins it: a document at priority 50 outlives
+// every default prompt layer. It drops the fewest layers in that order;
+// a stack that fits comes back as it was, and one that cannot fit is an
+// *[OverBudgetError]. DeriveRequest on the fitted stack then makes the
+// request.
+//
 // # Serialization
 //
 // Stacks and layers round-trip through JSON losslessly: a layer is one

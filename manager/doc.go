@@ -43,7 +43,8 @@
 // (default true), default (only for optional variables) and description.
 // Names are identifiers; loop, range and Jinja's keywords are reserved. Unknown keys, duplicate names and
 // paths that are empty, absolute or contain ".." are errors naming the
-// entry.
+// entry. An entry may also declare its call ("Call contracts") and a token
+// budget ("Token budgets").
 //
 // # Strictness
 //
@@ -146,6 +147,59 @@
 // module turns into OpenAI's and Anthropic's SDK params; ValidateOutput
 // holds a model's answer to the output schema, naming every offending
 // path (ErrInvalidOutput).
+//
+// # Token budgets
+//
+// A template marks what a render within a token budget may cut, and in
+// what order: {% shrink priority=N %}…{% endshrink %} blocks and
+// {% chat … priority=N %} messages are dropped whole; the items of a loop
+// marked {% for d in docs shrink priority=N drop="end" keep=K %} are cut
+// one at a time from that end ("end" or "start"), K of them never.
+// Lower priorities are cut first, and of equal priorities the mark that
+// stands later in the template; priorities are literal integers, so the
+// order is known at load. Without a budget a mark changes nothing: Render
+// renders what Jinja2 renders for the template without its marks.
+//
+// RenderBudget and RenderMessagesBudget render within a Budget: N tokens,
+// counted by Budget.Tokenizer, else the encoding Budget.Encoding names,
+// else the encoding of the contract's model (tokens.ForModel). The result
+// is the render of the shortest prefix of the cut order that fits,
+// counted exactly (a cut loop iterates the shortened list, so loop.length
+// and loop.last are those of what is printed), with what was cut
+// (Budgeted.Cuts: each mark's kind, priority, file, line and column, the
+// items cut); the same template, values and budget always give the same
+// result. A messages render counts the messages' text parts, without the
+// tokens a model's chat format adds. When even every cut leaves the
+// render over the budget, the error is ErrOverBudget wrapping an
+// *OverBudgetError: how many tokens it still needs, the budget, the
+// tokenizer and the cuts made:
+//
+//	r, err := m.RenderBudget(ctx, "research", vars, manager.Budget{Tokens: 8000})
+//	var over *manager.OverBudgetError
+//	if errors.As(err, &over) { … over.Over() tokens too many … }
+//
+// An entry may declare a budget, {"budget": {"tokens": 8000, "encoding":
+// "o200k_base"}} (without encoding, the contract model's), and loading
+// proves that every render fits it after every cut its marks allow, or
+// refuses the set with an ErrOverBudget problem: the worst case over the
+// budget, with the variables that can overflow it and what each can add,
+// or what leaves the worst case unbounded. The worst case is bounded in
+// bytes over the checked template — fixed text by its length; a typed
+// variable by its schema: a string by maxLength (4 bytes a character, the
+// most UTF-8 takes; an invalid byte is one character and becomes U+FFFD,
+// 3 bytes), an integer by minimum and maximum, a boolean, null, enum or
+// const by its longest printed form; a loop by maxItems (a literal list's
+// length, range's count); a branch by its longest branch; after every
+// cut, a marked block or message prints nothing and a marked loop keeps
+// K items. Bytes bound tokens because OpenAI's encodings are byte-level
+// BPE: every token covers at least one byte, so n bytes are at most n
+// tokens. The bound is conservative (English is about 4 bytes a token)
+// and sound; a bound that summed the token counts of the pieces would not
+// be, since tokens merge across the places where pieces meet. What the
+// bound does not follow — a variable without a schema or without
+// maxLength, a loop without maxItems, a macro call, an unknown filter, a
+// local set twice — makes the budget unprovable, and that is a problem,
+// not a warning: a declared budget is a claim the load proves.
 //
 // # Supported syntax
 //

@@ -89,6 +89,13 @@ var (
 	// reaches its deadline (RenderContext, WithMaxRenderTime); the error
 	// also wraps the context's error.
 	ErrCanceled = templateKind("manager: render cancelled")
+	// ErrOverBudget is returned by RenderBudget and RenderMessagesBudget
+	// when even every cut the template's marks allow leaves the result
+	// over the token budget (the error wraps an *OverBudgetError that says
+	// by how many tokens), and at load for a template whose index.json
+	// budget its worst case may exceed (see "Token budgets" in the package
+	// documentation). It is a kind of ErrTemplate.
+	ErrOverBudget = templateKind("manager: over the token budget")
 )
 
 // templateKind makes a sentinel that is a kind of ErrTemplate.

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/tokens"
 )
 
 // IndexFile is the name of the index at the root of every template set.
@@ -42,6 +43,20 @@ type Template struct {
 	// "Call contracts" in the package documentation); zero when it
 	// declares none.
 	Contract Contract
+	// Budget is the token budget the entry declares ("budget": {"tokens":
+	// N, "encoding": "o200k_base"}): loading proves that every render fits
+	// it after every cut the template's marks allow (see "Token budgets"
+	// in the package documentation). Zero when it declares none.
+	Budget TokenBudget
+}
+
+// TokenBudget is a token budget an index.json entry declares.
+type TokenBudget struct {
+	Tokens int // at least 1; 0: no budget declared
+	// Encoding is the OpenAI encoding the tokens are counted with
+	// (tokens.Encodings); as index.json gives it, empty when it names
+	// none and the contract's model picks it.
+	Encoding string
 }
 
 // Variable is one declared variable of a template.
@@ -156,10 +171,11 @@ func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Er
 		Description string            `json:"description"`
 		Variables   []json.RawMessage `json:"variables"`
 		Undefined   json.RawMessage   `json:"undefined"`
+		Budget      json.RawMessage   `json:"budget"`
 		// The call contract: read with positions by contract.go.
 		Model, Tools, Output, Cache json.RawMessage
 	}
-	if err := exactKeys(raw, append([]string{"path", "description", "variables", "undefined"}, contractKeys...)...); err != nil {
+	if err := exactKeys(raw, append(append([]string{"path", "description", "variables", "undefined"}, contractKeys...), "budget")...); err != nil {
 		bad("invalid entry: %v", err)
 		return t, problems
 	}
@@ -174,6 +190,13 @@ func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Er
 			bad("%v", err)
 		}
 		t.Lenient = l
+	}
+	if e.Budget != nil {
+		b, err := parseBudget(e.Budget)
+		if err != nil {
+			bad("budget: %v", err)
+		}
+		t.Budget = b
 	}
 	switch {
 	case e.Path == nil || *e.Path == "":
@@ -200,6 +223,32 @@ func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Er
 		t.Variables = append(t.Variables, v)
 	}
 	return t, problems
+}
+
+// parseBudget reads an entry's "budget": {"tokens": N, "encoding": ENC}.
+func parseBudget(raw json.RawMessage) (TokenBudget, error) {
+	const form = `a budget is {"tokens": N, "encoding": "o200k_base"} (encoding optional: the contract model's)`
+	var o struct {
+		Tokens   *int   `json:"tokens"`
+		Encoding string `json:"encoding"`
+	}
+	if err := exactKeys(raw, "tokens", "encoding"); err != nil {
+		return TokenBudget{}, fmt.Errorf("%s: %v", form, err)
+	}
+	if err := decodeStrict(raw, &o); err != nil {
+		return TokenBudget{}, fmt.Errorf("%s: %v", form, cleanJSONErr(err))
+	}
+	if o.Tokens == nil || *o.Tokens < 1 {
+		return TokenBudget{}, fmt.Errorf("%s: tokens must be 1 or more", form)
+	}
+	if o.Encoding != "" && !slices.Contains(tokens.Encodings(), o.Encoding) {
+		_, err := tokens.Encoding(o.Encoding)
+		if err == nil {
+			err = fmt.Errorf("%q is not an OpenAI encoding (%s)", o.Encoding, strings.Join(tokens.Encodings(), ", "))
+		}
+		return TokenBudget{}, fmt.Errorf("encoding: %v", err)
+	}
+	return TokenBudget{Tokens: *o.Tokens, Encoding: o.Encoding}, nil
 }
 
 func parseVariable(raw json.RawMessage) (Variable, error) {

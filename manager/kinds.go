@@ -30,6 +30,7 @@ var kinds = []struct {
 	{ErrContract, "contract", []jinja.Kind{jinja.Prefix}, 422},
 	{ErrInvalidOutput, "invalid_output", nil, 422},
 	{ErrOutputLimit, "output_limit", []jinja.Kind{jinja.Budget}, 422},
+	{ErrOverBudget, "over_budget", nil, 422},
 	{ErrChatTemplate, "chat_template", nil, 409},
 	{ErrVariableFunc, "variable_func", nil, 422},
 	{ErrRaised, "raised", []jinja.Kind{jinja.Raised}, 422},

@@ -314,6 +314,9 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 	if len(l.problems) > nproblems {
 		return nil
 	}
+	if l.checkBudget(c, prog) {
+		return nil
+	}
 	defaults := map[string]any{}
 	for _, v := range e.Variables {
 		if v.HasDefault {

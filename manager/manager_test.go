@@ -170,7 +170,7 @@ func TestIndexValidation(t *testing.T) {
 		{"wrong version", `{"version":2,"templates":{}}`, manager.ErrIndex, "unsupported version 2"},
 		{"unknown entry key", `{"version":1,"templates":{"t":{"path":"t.md","varz":[]}}}`, manager.ErrIndex, `template "t": invalid entry: unknown field "varz"`},
 		{"unknown variable key", `{"version":1,"templates":{"t":{"path":"t.md","variables":[{"name":"a","requird":false}]}}}`, manager.ErrIndex, `unknown field "requird"`},
-		{"entry key case matters", `{"version":1,"templates":{"t":{"Path":"t.md"}}}`, manager.ErrIndex, `unknown field "Path" (allowed: path, description, variables, undefined, model, tools, output, cache)`},
+		{"entry key case matters", `{"version":1,"templates":{"t":{"Path":"t.md"}}}`, manager.ErrIndex, `unknown field "Path" (allowed: path, description, variables, undefined, model, tools, output, cache, budget)`},
 		{"variable key case matters", `{"version":1,"templates":{"t":{"path":"t.md","variables":[{"Name":"a"}]}}}`, manager.ErrIndex, `unknown field "Name"`},
 		{"duplicate variable", `{"version":1,"templates":{"t":{"path":"t.md","variables":["a","a"]}}}`, manager.ErrIndex, `variable "a" is declared twice`},
 		{"bad variable name", `{"version":1,"templates":{"t":{"path":"t.md","variables":["1a"]}}}`, manager.ErrIndex, `invalid variable name "1a"`},

@@ -180,16 +180,9 @@ func (c *compiled) run(ctx context.Context, vars map[string]any, cfg *config, ch
 		defer cancel()
 	}
 	var buf [16]any
-	budget := schema.Budget{Ctx: ctx, Work: cfg.limits.MaxWork}
-	vals, err := c.check(vars, buf[:0], &budget)
+	vals, lim, err := c.prepare(ctx, vars, cfg, buf[:0])
 	if err != nil {
 		return "", nil, err
-	}
-	lim := &cfg.limits
-	if spent := lim.MaxWork - budget.Work; spent >= shareAbove {
-		left := *lim
-		left.MaxWork = budget.Work
-		lim = &left
 	}
 	var out string
 	var msgs []Message
@@ -202,6 +195,25 @@ func (c *compiled) run(ctx context.Context, vars map[string]any, cfg *config, ch
 		return "", nil, c.renderError(err)
 	}
 	return out, msgs, nil
+}
+
+// prepare checks vars and validates the values of typed variables
+// under the render's context and work budget, and returns the values in
+// the engine's order (appended to buf) with the limits of the render: the
+// work the validation left.
+func (c *compiled) prepare(ctx context.Context, vars map[string]any, cfg *config, buf []any) ([]any, *engine.Limits, error) {
+	budget := schema.Budget{Ctx: ctx, Work: cfg.limits.MaxWork}
+	vals, err := c.check(vars, buf, &budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	lim := &cfg.limits
+	if spent := lim.MaxWork - budget.Work; spent >= shareAbove {
+		left := *lim
+		left.MaxWork = budget.Work
+		lim = &left
+	}
+	return vals, lim, nil
 }
 
 // renderContext applies WithMaxRenderTime.

@@ -190,6 +190,10 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	budget, ok := budgetParam(w, r, action)
+	if !ok {
+		return
+	}
 	convert, ok := s.provider(w, r, action)
 	if !ok {
 		return
@@ -210,16 +214,27 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 		text string
 		msgs []manager.Message
 		req  message.Request
+		fit  *manager.Budgeted
 		hash string
 		err  error
 	)
 	gen, digest := consistent(m, func() {
 		t, _ := m.Lookup(name)
 		hash = t.Hash
-		switch action {
-		case "render":
+		switch {
+		case budget > 0:
+			b := manager.Budget{Tokens: budget, Tokenizer: tok}
+			if action == "render" {
+				fit, err = m.RenderBudget(r.Context(), name, vars, b)
+			} else {
+				fit, err = m.RenderMessagesBudget(r.Context(), name, vars, b)
+			}
+			if err == nil {
+				text, msgs = fit.Text, fit.Messages
+			}
+		case action == "render":
 			text, err = m.Render(name, vars)
-		case "messages":
+		case action == "messages":
 			msgs, err = m.RenderMessages(name, vars)
 		default:
 			req, err = m.Request(r.Context(), name, vars)
@@ -231,7 +246,10 @@ func (s *Server) templateCall(w http.ResponseWriter, r *http.Request) {
 	if hash != "" {
 		w.Header().Set(HeaderTemplateHash, hash)
 	}
-	if tok != nil && err == nil {
+	switch {
+	case fit != nil:
+		setBudgeted(w.Header(), fit, r.URL.Query().Get("tokens"))
+	case tok != nil && err == nil:
 		setTokens(w.Header(), r.URL.Query().Get("tokens"), tok, text, msgs)
 	}
 	switch {

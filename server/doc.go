@@ -36,6 +36,7 @@
 //	POST /v1/templates/{name}:request   the same body → the provider-neutral request of the template's call contract (message.Request's JSON)
 //	POST …:request?provider=NAME        the same, as the provider's SDK sends it (WithProvider; promptkit serve has none)
 //	POST …:render?tokens=NAME           the same, with the prompt's token count in Promptkit-Tokens (and Promptkit-Tokenizer: NAME); on :messages, of the messages' text
+//	POST …:render?budget=N              within N tokens (counted with ?tokens=NAME or the contract model's encoding): the prompt that fits, its count in Promptkit-Tokens, each cut in a Promptkit-Cut header; 422 over_budget when it cannot fit; on :messages too
 //	GET  /v1/tokenizers                 {"tokenizers": [names ?tokens= takes: OpenAI's encodings, and those added with WithTokenizer]}
 //	GET  /v1/builders                   {"builders": [{name, template, keys}]}
 //	POST /v1/builders/{name}:build      body: {"task": {"id", "title", "intent"}, "data": {…}} → the prompt (a message builder's: its messages as JSON)

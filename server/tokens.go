@@ -27,7 +27,48 @@ import (
 const (
 	HeaderTokens    = "Promptkit-Tokens"    // the rendered prompt's tokens, when the request asked (?tokens=NAME)
 	HeaderTokenizer = "Promptkit-Tokenizer" // the tokenizer that counted them
+	HeaderCut       = "Promptkit-Cut"       // what a render within a budget (?budget=N) cut: one value a cut, in order
 )
+
+// A render within a token budget (POST …:render?budget=N, or :messages)
+// renders with manager.RenderBudget, counting with ?tokens=NAME or, without
+// it, the encoding of the template's contract model: the body is the
+// prompt that fits, Promptkit-Tokens and Promptkit-Tokenizer its count,
+// and each cut one Promptkit-Cut value ("templates/doc.md:5:1: items
+// (priority 1): 3 cut from the end, 120 tokens"). A render that cannot fit
+// is 422 over_budget, saying by how many tokens.
+
+// budget reads ?budget=N: 0 when the request asks for none; anything but a
+// positive integer, or a budget on :request, is answered 400 here.
+func budgetParam(w http.ResponseWriter, r *http.Request, action string) (int, bool) {
+	v := r.URL.Query().Get("budget")
+	if v == "" {
+		return 0, true
+	}
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil || n < 1:
+		writeProblem(w, requestProblem(kindBadRequest, fmt.Sprintf("?budget=%s: want a number of tokens, 1 or more", v)), nil)
+		return 0, false
+	case action == "request":
+		writeProblem(w, requestProblem(kindBadRequest, "?budget= renders within a token budget on :render and :messages, not :request"), nil)
+		return 0, false
+	}
+	return n, true
+}
+
+// setBudgeted writes the headers of a render within a budget; name is
+// the ?tokens= the request gave, if it gave one.
+func setBudgeted(h http.Header, r *manager.Budgeted, name string) {
+	if name == "" {
+		name = r.Tokenizer
+	}
+	h.Set(HeaderTokens, strconv.Itoa(r.Tokens))
+	h.Set(HeaderTokenizer, name)
+	for _, c := range r.Cuts {
+		h.Add(HeaderCut, c.String())
+	}
+}
 
 // WithTokenizer makes tok countable by name (?tokens=NAME) besides
 // OpenAI's encodings: a model's tokenizer.json (tokens.Open). A name that

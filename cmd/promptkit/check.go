@@ -34,6 +34,13 @@ every render), then one line with the number of templates and the set's
 digest. The set is DIR (the same as --dir DIR), or the embedded set
 without either.
 
+An entry that declares a token budget ("budget": {"tokens": N,
+"encoding": "o200k_base"}) is proved to fit it on every render after
+every cut its marks allow, its typed variables bounded by their schemas
+(maxLength, maxItems, enums): a template whose worst case may exceed it
+is a problem naming the variables that can overflow it, and so is one
+whose worst case nothing bounds, naming what leaves it unbounded.
+
 A template file that is empty or holds only whitespace renders nothing
 whatever it is given, and a .md file beside the set's templates that no
 entry uses and no template includes, imports or extends is likely a

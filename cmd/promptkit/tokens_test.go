@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -78,4 +79,56 @@ func TestChatTemplateTokens(t *testing.T) {
 	// The ids the reference gives for this chat are in the vectors (case
 	// chat-qwen3): 63 of them, the special tokens one id each.
 	require.Equal(t, fmt.Sprintf("63 tokens (%stokenizer.json.gz), %d bytes\n", dir, len(out)), errOut)
+}
+
+// render --budget: the prompt that fits on stdout, exactly; each cut and
+// the count on stderr; exit 1 when even every cut is not enough.
+func TestRenderBudget(t *testing.T) {
+	const set = "../../manager/testdata/budget"
+	want, err := os.ReadFile(set + "/golden/research-80.txt")
+	require.NoError(t, err)
+	// research's contract names gpt-4o: o200k_base, as --tokens says.
+	for _, args := range [][]string{
+		{"render", "research", "--dir", set, "--vars", set + "/vars/research.json", "--budget", "80"},
+		{"render", "--budget", "80", "--tokens", "o200k_base", "--dir", set, "research", "--vars", set + "/vars/research.json"},
+	} {
+		code, out, errOut := runCLI(t, "", args...)
+		require.Equal(t, 0, code, errOut)
+		require.Equal(t, string(want), out)
+		require.Equal(t, "cut templates/research.md:8:1: block (priority 1): dropped, 17 tokens\n"+
+			"cut templates/research.md:5:1: items (priority 1): 1 cut from the end, 20 tokens\n"+
+			fmt.Sprintf("80 tokens (o200k_base), within the budget of 80, %d bytes\n", len(want)), errOut)
+	}
+
+	code, out, errOut := runCLI(t, "", "render", "research", "--dir", set, "--vars", set+"/vars/research.json", "--budget", "30")
+	require.Equal(t, 1, code)
+	require.Empty(t, out)
+	require.Equal(t, "promptkit render: templates/research.md: template \"research\": needs 40 tokens (o200k_base) with every cut its marks allow (3 cuts), 10 over the budget of 30\n", errOut)
+
+	want, err = os.ReadFile(set + "/golden/support-36.json")
+	require.NoError(t, err)
+	code, out, errOut = runCLI(t, "", "render", "--messages", "support", "--dir", set, "--vars", set+"/vars/support.json", "--budget", "40", "--tokens", "o200k_base")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, string(want), out)
+	require.Equal(t, "cut templates/support.md:2:16: message (priority 0): dropped, 22 tokens\n"+
+		"cut templates/support.md:3:1: items (priority 1): 1 cut from the start, 9 tokens\n"+
+		"36 tokens (o200k_base) in the messages' text, within the budget of 40; without the tokens a model's chat format adds\n", errOut)
+
+	// support's contract names no model: --tokens is needed.
+	code, _, errOut = runCLI(t, "", "render", "--messages", "support", "--dir", set, "--vars", set+"/vars/support.json", "--budget", "40")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "a token budget needs a tokenizer: none was given and the call contract names no model")
+	code, _, errOut = runCLI(t, "", "render", "research", "--dir", set, "--vars", set+"/vars/research.json", "--budget", "-1")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "promptkit render: --budget -1: want a number of tokens, 1 or more")
+}
+
+// check proves each declared budget, or reports the template that may
+// exceed it (exit 1).
+func TestCheckBudget(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "check", "../../manager/testdata/budgetcheck")
+	require.Equal(t, 1, code, errOut)
+	require.Contains(t, out+errOut, `templates/research.md: template "research_small": budget: a render may need 10806 tokens (cl100k_base) after every allowed cut, over the budget of 2000 by 8806: docs up to 8718, question up to 2000`)
+	require.Contains(t, out+errOut, `template "loose": budget: cannot prove that every render fits 4000 tokens (o200k_base)`)
+	require.NotContains(t, out+errOut, `template "research":`)
 }

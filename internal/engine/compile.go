@@ -40,6 +40,8 @@ type Template struct {
 	strict   bool
 	inits    []frameInit  // how the top level's own names start, in a strict template
 	estimate atomic.Int64 // the size of the next output, from the last ones (recordSize)
+	marks    []markInfo   // the budget marks, in the order they stand (budget.go)
+	order    []int32      // the marks in the order they are cut
 }
 
 type varSlot struct {
@@ -67,6 +69,7 @@ type compiler struct {
 	// read a plain attribute of a loop variable (loop.index), for
 	// forNode to decide whether the loop object can escape.
 	refs, plainLoop map[*jinja.Symbol]int
+	marks           []markInfo // the budget marks met so far (budget.go)
 }
 
 // Compile compiles a checked program.
@@ -107,6 +110,7 @@ func Compile(p *jinja.Program, opt Options) (t *Template, err error) {
 	} else {
 		t.root = c.body(p.Tree.Root)
 	}
+	t.marks, t.order = c.marks, cutOrder(c.marks)
 	for _, sym := range p.Root.Symbols {
 		if sym.Kind != jinja.SymVariable {
 			continue
@@ -288,12 +292,14 @@ func (c *compiler) node(n jinja.Node) {
 		c.nodes(n.Body)
 	case *jinja.GenerationNode:
 		c.nodes(n.Body)
+	case *jinja.ShrinkNode:
+		c.add(&shrinkDef{mark: c.mark(n.Mark, markBlock, n), body: c.body(n.Body)})
 	case *jinja.BreakNode:
 		c.add(breakNode{})
 	case *jinja.ContinueNode:
 		c.add(continueNode{})
 	case *jinja.ChatNode:
-		d := &chatDef{at: c.site(n), lit: -1}
+		d := &chatDef{at: c.site(n), lit: -1, mark: c.mark(n.Mark, markMessage, n)}
 		if k, ok := n.Role.(*jinja.ConstExpr); ok {
 			if s, ok := k.Value.(string); ok {
 				d.lit = roleIndex(s)
@@ -405,7 +411,10 @@ func (c *compiler) output(n *jinja.OutputNode) {
 
 func (c *compiler) forNode(n *jinja.ForNode) {
 	fr := c.prog.Frame[n]
-	d := &forDef{at: c.site(n), iter: c.expr(n.Iter), loopSlot: -1, recursive: n.Recursive}
+	d := &forDef{at: c.site(n), iter: c.expr(n.Iter), loopSlot: -1, recursive: n.Recursive, mark: c.mark(n.Mark, markItems, n)}
+	if d.mark >= 0 {
+		d.markInfo = c.marks[d.mark]
+	}
 	c.in(fr, c.file, func() {
 		d.t = c.target(n.Target)
 		if n.Cond != nil {

@@ -79,13 +79,18 @@ func (t *Template) values(vars map[string]any, buf []any) []any {
 // allocates only what it returns: the output, and the messages with
 // their parts).
 func (t *Template) run(ctx context.Context, vals []any, lim *Limits, chat bool) (out string, msgs []message.Message, err error) {
+	return t.render(ctx, vals, lim, chat, nil)
+}
+
+// render is run with a budgeted render's state (budget.go), or nil.
+func (t *Template) render(ctx context.Context, vals []any, lim *Limits, chat bool, b *budgetState) (out string, msgs []message.Message, err error) {
 	if len(vals) != len(t.vars) {
 		panic(fmt.Sprintf("engine: %d values for the %d variables of the template", len(vals), len(t.vars)))
 	}
 	st := statePool.Get().(*state)
 	st.lim = lim
 	st.max, st.mem, st.work, st.iters = lim.MaxOutput, lim.MaxMemory, lim.MaxWork, lim.MaxIterations
-	st.sink, st.over, st.depth, st.at, st.strict = nil, false, 0, nil, t.strict
+	st.sink, st.over, st.depth, st.at, st.strict, st.budget = nil, false, 0, nil, t.strict, b
 	if chat {
 		st.sink = &st.chat
 	}
@@ -169,7 +174,7 @@ func (st *state) release() {
 	clear(st.args[:cap(st.args)])
 	st.args = st.args[:0]
 	st.caps = st.caps[:0]
-	st.sink, st.act, st.at, st.stop, st.lim = nil, nil, nil, nil, nil
+	st.sink, st.act, st.at, st.stop, st.lim, st.budget = nil, nil, nil, nil, nil, nil
 	st.out = output{}
 	st.chat.reset()
 	for _, l := range st.loops[:st.nloop] { // a render that failed inside loops

@@ -99,6 +99,9 @@ type state struct {
 	act   *activation
 	at    *site     // the construct being evaluated, for errors raised deep inside
 	sink  *chatSink // &chat in a render of messages, else nil
+	// budget is a render within a token budget's (budget.go): the
+	// regions it records, or the cuts it applies; nil in any other render.
+	budget *budgetState
 	// strict: a lookup that misses makes a strict undefined value
 	// (undefined.go), which is an error wherever it is used.
 	strict bool

@@ -209,6 +209,8 @@ type forDef struct {
 	recursive bool
 	slots     int // a recursive loop's body is a closure: its activation's size
 	body, els body
+	mark      int      // the loop's budget mark (budget.go), or -1
+	markInfo  markInfo // the mark's, when mark >= 0
 }
 
 func (d *forDef) exec(st *state) flow {
@@ -241,6 +243,10 @@ func (d *forDef) loop(st *state, iterable Value, depth0 int, outer *activation) 
 		}
 		items = iterator{vals: orEmptyValues(kept), n: len(kept)}
 	}
+	record := false
+	if d.mark >= 0 && st.budget != nil {
+		items, record = st.budget.items(d, items)
+	}
 	var lp *loopObj
 	if d.loopSlot >= 0 {
 		if d.reuse {
@@ -269,7 +275,13 @@ loop:
 			lp.index = i
 			st.act.slots[d.loopSlot] = objectValue(lp)
 		}
-		switch d.body.exec(st) {
+		var f flow
+		if record {
+			f = st.budget.item(st, d, i, items.n)
+		} else {
+			f = d.body.exec(st)
+		}
+		switch f {
 		case flowBreak:
 			break loop
 		case flowContinue:
@@ -352,9 +364,18 @@ type chatDef struct {
 	lit   int      // the role's index in ChatRoles, when it is a literal (checked at load); else -1
 	allow []string // the roles allow= lists, which a role that is not a literal must be one of
 	body  body
+	mark  int // the message's budget mark (budget.go), or -1
 }
 
 func (d *chatDef) exec(st *state) flow {
+	if d.mark >= 0 && st.budget != nil {
+		return d.budgeted(st)
+	}
+	return d.message(st)
+}
+
+// message runs the block: one message.
+func (d *chatDef) message(st *state) flow {
 	s := st.sink
 	if s == nil {
 		// Rendered as text (the manager refuses Render of a chat template

@@ -51,12 +51,13 @@ type (
 		Cond Expr
 		Body []Node
 	}
-	// ForNode is {% for target in iter [if cond] [recursive] %}.
+	// ForNode is {% for target in iter [if cond] [shrink …] [recursive] %}.
 	ForNode struct {
 		Pos       Pos
 		Target    Expr // a NameExpr or a TupleExpr of targets
 		Iter      Expr
-		Cond      Expr // the loop filter; nil when there is none
+		Cond      Expr  // the loop filter; nil when there is none
+		Mark      *Mark // shrink priority=… drop=… keep=…: its items may be cut; nil when unmarked
 		Recursive bool
 		Body      []Node
 		Else      []Node // nil without {% else %}
@@ -154,7 +155,15 @@ type (
 		Role     Expr
 		Allow    []string // the roles allow= lists; nil without allow=
 		AllowPos Pos      // where allow= is
+		Mark     *Mark    // priority=…: the message may be dropped; nil when unmarked
 		Body     []Node
+	}
+	// ShrinkNode is promptkit's {% shrink priority=N %}…{% endshrink %}:
+	// a block that a render within a token budget may drop whole.
+	ShrinkNode struct {
+		Pos  Pos
+		Mark *Mark
+		Body []Node
 	}
 	// GenerationNode is {% generation %}…{% endgeneration %}, the marker
 	// Hugging Face chat templates put around assistant text; it renders its
@@ -164,6 +173,28 @@ type (
 		Body []Node
 	}
 )
+
+// Mark is a budget mark, promptkit's: what a render within a token
+// budget may cut ({% shrink %} blocks, chat messages and loops with
+// priority=), and when. Lower priorities are cut first. Without a budget
+// a mark changes nothing.
+type Mark struct {
+	Pos      Pos   // where priority= is
+	Priority int64 // lower is cut first
+	// A loop's items are cut from one end, Drop ("end" or "start"), and
+	// Keep of them never are. Both are zero for a block or a message.
+	Drop string
+	Keep int64
+}
+
+// String prints the mark's keywords, as they follow the tag.
+func (m *Mark) String() string {
+	s := "priority=" + strconv.FormatInt(m.Priority, 10)
+	if m.Drop != "" {
+		s += " drop=" + quote(m.Drop) + " keep=" + strconv.FormatInt(m.Keep, 10)
+	}
+	return s
+}
 
 // ImportName is one name of a FromImportNode.
 type ImportName struct {
@@ -326,6 +357,7 @@ func (n *BreakNode) Position() Pos       { return n.Pos }
 func (n *ContinueNode) Position() Pos    { return n.Pos }
 func (n *ChatNode) Position() Pos        { return n.Pos }
 func (n *GenerationNode) Position() Pos  { return n.Pos }
+func (n *ShrinkNode) Position() Pos      { return n.Pos }
 func (n *NameExpr) Position() Pos        { return n.Pos }
 func (n *ConstExpr) Position() Pos       { return n.Pos }
 func (n *ListExpr) Position() Pos        { return n.Pos }
@@ -367,6 +399,7 @@ func (*BreakNode) node()       {}
 func (*ContinueNode) node()    {}
 func (*ChatNode) node()        {}
 func (*GenerationNode) node()  {}
+func (*ShrinkNode) node()      {}
 func (*NameExpr) node()        {}
 func (*ConstExpr) node()       {}
 func (*ListExpr) node()        {}
@@ -463,6 +496,9 @@ func (n *ForNode) String() string {
 	b.WriteString("{% for " + targetString(n.Target) + " in " + tagExpr(n.Iter))
 	if n.Cond != nil {
 		b.WriteString(" if " + n.Cond.String())
+	}
+	if n.Mark != nil {
+		b.WriteString(" shrink " + n.Mark.String())
 	}
 	if n.Recursive {
 		b.WriteString(" recursive")
@@ -615,7 +651,15 @@ func (n *ChatNode) String() string {
 		}
 		allow = " allow=[" + strings.Join(roles, ", ") + "]"
 	}
-	return "{% chat role=" + n.Role.String() + allow + " %}" + bodyString(n.Body) + "{% endchat %}"
+	mark := ""
+	if n.Mark != nil {
+		mark = " " + n.Mark.String()
+	}
+	return "{% chat role=" + n.Role.String() + allow + mark + " %}" + bodyString(n.Body) + "{% endchat %}"
+}
+
+func (n *ShrinkNode) String() string {
+	return "{% shrink " + n.Mark.String() + " %}" + bodyString(n.Body) + "{% endshrink %}"
 }
 
 func (n *GenerationNode) String() string {

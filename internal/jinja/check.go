@@ -339,8 +339,8 @@ func (c *checker) node(n Node) {
 	case *ChatNode:
 		c.expr(n.Role)
 		c.body(n.Body)
-	case *GenerationNode:
-		c.body(n.Body)
+	case *GenerationNode, *ShrinkNode:
+		c.body(Children(n))
 	case *ExtendsNode:
 		// A top-level extends is resolved before the walk (inherit); one
 		// anywhere else is not where Jinja reads it.
@@ -388,6 +388,9 @@ func (c *checker) forNode(n *ForNode) {
 	kind := FrameLoop
 	if n.Recursive {
 		kind = FrameRecursive
+		if n.Mark != nil {
+			c.report(errMarkRecursive(n.Mark.Pos))
+		}
 	}
 	fr := newFrame(kind, n, c.cur)
 	c.prog.Frame[n] = fr

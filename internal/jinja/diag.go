@@ -248,6 +248,35 @@ func errChatRole(p Pos, got item) *Error {
 	return syntaxf(p, "expected role=… after chat, as in {%% chat role=\"user\" %%}, found %s", got)
 }
 
+func errMarkPriority(p Pos, tag string, got item) *Error {
+	switch tag {
+	case "for":
+		return syntaxf(p, "expected priority=… after shrink, as in {%% for d in docs shrink priority=1 drop=\"end\" keep=1 %%}, found %s", got)
+	case "chat":
+		return syntaxf(p, "expected priority=…, as in {%% chat role=\"user\" priority=1 %%}, found %s", got)
+	}
+	return syntaxf(p, "expected priority=… after shrink, as in {%% shrink priority=1 %%}, found %s", got)
+}
+
+func errMarkInt(p Pos, tag, key string) *Error {
+	if key == "keep" {
+		return syntaxf(p, "keep= takes a literal integer of 0 or more: the items a cut loop keeps")
+	}
+	return syntaxf(p, "priority= takes a literal integer (lower is cut first), so that the order of cuts is known at load")
+}
+
+func errMarkDrop(p Pos) *Error {
+	return syntaxf(p, "drop= is \"end\" or \"start\": the end of the list a loop's items are cut from")
+}
+
+func errMarkTwice(p Pos, key string) *Error {
+	return syntaxf(p, "%s= is given twice", key)
+}
+
+func errMarkRecursive(p Pos) *Error {
+	return unsupportedf(p, "shrink", "a recursive loop's items cannot be cut (shrink): mark the loop's body with {%% shrink priority=… %%} instead")
+}
+
 func errBlockDepth(p Pos) *Error {
 	return &Error{Pos: p, Kind: Limit, Msg: fmt.Sprintf("blocks nested deeper than %d", MaxBlockDepth)}
 }

@@ -77,7 +77,7 @@ func runJinjaTree(t *testing.T, python string, cases []oracleCase) []oracleResul
 
 // jinjaOnly are the constructs promptkit adds to Jinja.
 func jinjaOnly(src string) bool {
-	return !strings.Contains(src, "{% chat") && !strings.Contains(src, "{% generation")
+	return !strings.Contains(src, "{% chat") && !strings.Contains(src, "{% generation") && !strings.Contains(src, "shrink")
 }
 
 // TestParseMatchesJinja checks that every tree of parseTests is the tree

@@ -306,7 +306,7 @@ func (p *parser) statement(f func() Node) (n Node) {
 var blockEnds = map[string]string{
 	"if": "endif", "for": "endfor", "with": "endwith", "block": "endblock", "macro": "endmacro",
 	"call": "endcall", "filter": "endfilter", "autoescape": "endautoescape", "chat": "endchat",
-	"generation": "endgeneration", "set": "endset",
+	"generation": "endgeneration", "set": "endset", "shrink": "endshrink",
 }
 
 // skipBlock parses and drops a body up to end, middle tags included.
@@ -410,6 +410,8 @@ func (p *parser) parseStatement() Node {
 		return &ContinueNode{Pos: open.pos}
 	case "chat":
 		return p.parseChat(open.pos)
+	case "shrink":
+		return p.parseShrink(open.pos)
 	case "generation":
 		p.expectBlockEnd()
 		return &GenerationNode{Pos: open.pos, Body: p.parseBlockBody(open.pos, "generation", "endgeneration")}
@@ -627,9 +629,12 @@ func (p *parser) parseFor(open Pos) Node {
 	if it.typ != itemName || it.val != "in" {
 		p.fail(errExpected(it.pos, `"in"`, it))
 	}
-	n.Iter = p.parseTuple(false, false, []string{"recursive"})
+	n.Iter = p.parseTuple(false, false, []string{"recursive", "shrink"})
 	if p.skipName("if") {
 		n.Cond = p.parseExpression(true)
+	}
+	if at := p.peek(); p.skipName("shrink") {
+		n.Mark = p.parseMark(at.pos, "for", true)
 	}
 	n.Recursive = p.skipName("recursive")
 	p.expectBlockEnd()
@@ -930,6 +935,9 @@ func (p *parser) parseChat(open Pos) Node {
 	}
 	p.next()
 	n := &ChatNode{Pos: open, Role: p.parseExpression(true)}
+	if at := p.peek(); p.isName("priority") {
+		n.Mark = p.parseMark(at.pos, "chat", false)
+	}
 	if at := p.peek(); p.isName("allow") {
 		p.next()
 		p.expectOp("=")
@@ -950,9 +958,86 @@ func (p *parser) parseChat(open Pos) Node {
 			n.Allow = append(n.Allow, s)
 		}
 	}
+	if at := p.peek(); n.Mark == nil && p.isName("priority") {
+		n.Mark = p.parseMark(at.pos, "chat", false)
+	}
 	p.expectBlockEnd()
 	n.Body = p.parseBlockBody(open, "chat", "endchat")
 	return n
+}
+
+// parseShrink parses {% shrink priority=N %}…{% endshrink %}.
+func (p *parser) parseShrink(open Pos) Node {
+	n := &ShrinkNode{Pos: open, Mark: p.parseMark(p.peek().pos, "shrink", false)}
+	p.expectBlockEnd()
+	n.Body = p.parseBlockBody(open, "shrink", "endshrink")
+	return n
+}
+
+// parseMark parses a budget mark's keywords, in any order: priority=N,
+// and for a loop's items drop="end"|"start" and keep=N. Each takes a
+// literal, so the order of cuts is known at load.
+func (p *parser) parseMark(at Pos, tag string, items bool) *Mark {
+	m := &Mark{Pos: at}
+	seen := map[string]bool{}
+	for {
+		it := p.peek()
+		if it.typ != itemName || (it.val != "priority" && (!items || it.val != "drop" && it.val != "keep")) {
+			break
+		}
+		p.next()
+		if seen[it.val] {
+			p.fail(errMarkTwice(it.pos, it.val))
+		}
+		seen[it.val] = true
+		p.expectOp("=")
+		x := p.parseUnary(false)
+		switch it.val {
+		case "priority", "keep":
+			v, ok := markInt(x)
+			if !ok || it.val == "keep" && v < 0 {
+				p.fail(errMarkInt(x.Position(), tag, it.val))
+			}
+			if it.val == "priority" {
+				m.Priority = v
+			} else {
+				m.Keep = v
+			}
+		case "drop":
+			s := ""
+			if c, ok := x.(*ConstExpr); ok {
+				s, _ = c.Value.(string)
+			}
+			if s != "end" && s != "start" {
+				p.fail(errMarkDrop(x.Position()))
+			}
+			m.Drop = s
+		}
+	}
+	if !seen["priority"] {
+		p.fail(errMarkPriority(p.peek().pos, tag, p.peek()))
+	}
+	if items && m.Drop == "" {
+		m.Drop = "end"
+	}
+	return m
+}
+
+// markInt reads an integer literal, negative ones too.
+func markInt(x Expr) (int64, bool) {
+	neg := false
+	if u, ok := x.(*UnaryExpr); ok && (u.Op == "-" || u.Op == "+") {
+		neg, x = u.Op == "-", u.X
+	}
+	c, ok := x.(*ConstExpr)
+	if !ok {
+		return 0, false
+	}
+	v, ok := c.Value.(int64)
+	if neg {
+		v = -v
+	}
+	return v, ok
 }
 
 // Expressions, by Jinja's precedence (lowest first): conditional, or, and,

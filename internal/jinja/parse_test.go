@@ -163,6 +163,15 @@ var parseTests = []parseTest{
 	{"parenthesized", "{{ (a) }}{{ ((a + b)) * c }}", "{{ a }}{{ (a + b) * c }}"},
 	{"keywords as attributes", "{{ x.if }}{{ x.not }}", "{{ x.if }}{{ x.not }}"},
 	{"unicode name", "{{ имя }}", "{{ имя }}"},
+	// promptkit's budget marks (see Mark)
+	{"shrink block", "{% shrink priority=2 %}a{{ x }}{% endshrink %}", "{% shrink priority=2 %}a{{ x }}{% endshrink %}"},
+	{"shrink negative priority", "{% shrink priority=-3 %}{% endshrink %}", "{% shrink priority=-3 %}{% endshrink %}"},
+	{"chat priority", "{% chat role=\"user\" priority=1 %}a{% endchat %}", "{% chat role=\"user\" priority=1 %}a{% endchat %}"},
+	{"chat priority before allow", "{% chat role=r priority=1 allow=[\"user\"] %}a{% endchat %}", "{% chat role=r allow=[\"user\"] priority=1 %}a{% endchat %}"},
+	{"for shrink", "{% for d in docs shrink priority=3 %}{{ d }}{% endfor %}", "{% for d in docs shrink priority=3 drop=\"end\" keep=0 %}{{ d }}{% endfor %}"},
+	{"for shrink keywords in any order", "{% for d in docs if d shrink keep=1 drop=\"start\" priority=0 %}{% else %}none{% endfor %}",
+		"{% for d in docs if d shrink priority=0 drop=\"start\" keep=1 %}{% else %}none{% endfor %}"},
+	{"for shrink tuple iter", "{% for d in a, b shrink priority=1 %}{% endfor %}", "{% for d in (a, b) shrink priority=1 drop=\"end\" keep=0 %}{% endfor %}"},
 }
 
 func TestParse(t *testing.T) {
@@ -303,6 +312,14 @@ var parseErrorTests = []parseErrorTest{
 	{"unclosed string on line 2", "a\n{{ 'b }}", "t.md:2:4: unclosed string literal"},
 	{"invalid UTF-8 on line 2", "a\n\xff", "t.md:2:1: invalid UTF-8: template files must be UTF-8 text"},
 	{"set block never closed", "{% set x %}y", "t.md:1:1: {% set %} is never closed: missing {% endset %}"},
+	{"shrink without priority", "{% shrink %}a{% endshrink %}", "t.md:1:11: expected priority=… after shrink, as in {% shrink priority=1 %}, found end of tag"},
+	{"shrink priority not a literal", "{% shrink priority=p %}a{% endshrink %}", "t.md:1:20: priority= takes a literal integer (lower is cut first), so that the order of cuts is known at load"},
+	{"shrink priority twice", "{% shrink priority=1 priority=2 %}a{% endshrink %}", "t.md:1:22: priority= is given twice"},
+	{"shrink never closed", "{% shrink priority=1 %}a", "t.md:1:1: {% shrink %} is never closed: missing {% endshrink %}"},
+	{"for shrink without priority", "{% for d in docs shrink keep=1 %}{% endfor %}", "t.md:1:32: expected priority=… after shrink, as in {% for d in docs shrink priority=1 drop=\"end\" keep=1 %}, found end of tag"},
+	{"for shrink drop", "{% for d in docs shrink priority=1 drop=\"middle\" %}{% endfor %}", "t.md:1:41: drop= is \"end\" or \"start\": the end of the list a loop's items are cut from"},
+	{"for shrink negative keep", "{% for d in docs shrink priority=1 keep=-1 %}{% endfor %}", "t.md:1:41: keep= takes a literal integer of 0 or more: the items a cut loop keeps"},
+	{"chat drop", "{% chat role=\"user\" priority=1 drop=\"end\" %}{% endchat %}", "t.md:1:32: expected \"%}\", found drop"},
 }
 
 func TestParseErrors(t *testing.T) {

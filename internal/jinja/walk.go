@@ -79,6 +79,8 @@ func appendChildren(out []Node, n Node) []Node {
 		out = append(out, n.Body...)
 	case *GenerationNode:
 		out = append(out, n.Body...)
+	case *ShrinkNode:
+		out = append(out, n.Body...)
 	case *ListExpr:
 		out = addExprs(out, n.Items)
 	case *TupleExpr:

@@ -21,7 +21,7 @@ const everyKind = `text{{ x }}{% if a %}{% elif b %}{% else %}{% endif %}` +
 	`{% include "i.md" %}{% import "m.md" as m %}{% from "m.md" import f as g %}{% extends "base.md" %}` +
 	`{% block body %}{% endblock %}{% macro mac(p, q=1) %}{% endmacro %}{% call(c) mac(1) %}{% endcall %}` +
 	`{% filter upper %}{% endfilter %}{% autoescape false %}{% endautoescape %}` +
-	`{% chat role="user" %}{% generation %}{% endgeneration %}{% endchat %}` +
+	`{% chat role="user" %}{% generation %}{% endgeneration %}{% endchat %}{% shrink priority=1 %}{% endshrink %}` +
 	`{{ [1, (2, 3), {"k": v}] }}{{ o.attr[0][1:2:3] }}{{ f(1, k=2, *a, **kw) }}{{ x | f(1, k=2, *a, **kw) }}` +
 	`{{ x is t(1, k=2, *a, **kw) }}{{ -x + y ~ z }}{{ a < b in c }}{{ a if b else c }}`
 
