@@ -201,6 +201,10 @@
 // local set twice — makes the budget unprovable, and that is a problem,
 // not a warning: a declared budget is a claim the load proves.
 //
+// WithWorstCase has the load bound every template, budget or not, and
+// WorstCase returns the bound (bytes, what each variable adds) or what
+// leaves it unbounded; promptkit check --tokens prints them.
+//
 // # Supported syntax
 //
 // Jinja2 as Python's Jinja2 renders it: every statement (if, for with

@@ -67,6 +67,9 @@ type compiled struct {
 	// bind maps each declared variable to its index among the engine's
 	// variables, -1 when the template never reads it (compiled.check).
 	bind []int
+	// worst bounds the renders (worstcase.go): computed with
+	// WithWorstCase or for an entry that declares a budget, else nil.
+	worst *WorstCase
 }
 
 // loader holds the state of one load: files are read once and shared by
@@ -313,6 +316,9 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 	l.checkCache(c, prog)
 	if len(l.problems) > nproblems {
 		return nil
+	}
+	if l.cfg.worstCase {
+		c.worst = worstCaseOf(c, prog)
 	}
 	if l.checkBudget(c, prog) {
 		return nil

@@ -16,6 +16,7 @@ import (
 type Option func(*config) error
 
 type config struct {
+	worstCase     bool // WithWorstCase: bound every template's renders at load
 	logger        *slog.Logger
 	observer      Observer      // nil: nothing observes (observe.go)
 	limits        engine.Limits // of one render

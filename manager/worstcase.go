@@ -1,7 +1,9 @@
 package manager
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -437,6 +439,7 @@ func (v aval) bound() bound {
 
 // value is what the walk knows of an expression's value.
 func (w *worst) value(x jinja.Expr) aval {
+	var inner aval // of an attribute's or item's value
 	switch x := x.(type) {
 	case *jinja.NameExpr:
 		s := w.p.Refs[x]
@@ -461,6 +464,7 @@ func (w *worst) value(x jinja.Expr) aval {
 		return aval{elem: &el, n: n}
 	case *jinja.AttrExpr:
 		v := w.value(x.X)
+		inner = v
 		if v.loop {
 			switch x.Name {
 			case "previtem", "nextitem", "cycle", "changed":
@@ -476,6 +480,7 @@ func (w *worst) value(x jinja.Expr) aval {
 		}
 	case *jinja.IndexExpr:
 		v := w.value(x.X)
+		inner = v
 		if v.s != nil {
 			if c, ok := x.Index.(*jinja.ConstExpr); ok {
 				if k, ok := c.Value.(string); ok {
@@ -491,6 +496,20 @@ func (w *worst) value(x jinja.Expr) aval {
 			}
 			return aval{print: w.cause(x.Pos, v.root, "an item of %s, which its schema does not bound", v.root)}
 		}
+	}
+	// A name, attribute or item the cases above do not follow (print
+	// would ask value again): of a value that has no bound, what leaves
+	// that unbounded; else this place.
+	if inner.print.inf && inner.s == nil && inner.elem == nil {
+		return inner
+	}
+	switch x := x.(type) {
+	case *jinja.NameExpr:
+		return aval{print: w.cause(x.Pos, "", "the name %s, whose value the bound cannot follow", strconv.Quote(x.Name))}
+	case *jinja.AttrExpr:
+		return aval{print: w.cause(x.Pos, "", "the attribute %s of a value the bound cannot follow", strconv.Quote(x.Name))}
+	case *jinja.IndexExpr:
+		return aval{print: w.cause(x.Pos, "", "an item of a value the bound cannot follow")}
 	}
 	return aval{print: w.print(x)}
 }
@@ -767,6 +786,87 @@ func printedLen(v any) (int64, bool) {
 	return 0, false
 }
 
+// WorstCase is an upper bound of what every render of a template prints,
+// after every cut its marks allow, its typed variables bounded by their
+// schemas (maxLength, maxItems, enums): in bytes, and so in tokens of any
+// byte-level encoding, where each token is at least one byte. When
+// nothing bounds some part of it, Unbounded says what, and Bytes is 0.
+type WorstCase struct {
+	Bytes int64
+	// Variables is what each variable can add at most, for those that
+	// add anything.
+	Variables map[string]int64
+	// Unbounded lists, as "file:line:col: what", each place nothing
+	// bounds; UnboundedVariables the variables among them, sorted.
+	Unbounded          []string
+	UnboundedVariables []string
+}
+
+// Bounded reports whether the worst case has a bound.
+func (w WorstCase) Bounded() bool { return len(w.Unbounded) == 0 }
+
+// WithWorstCase has a load bound every template's renders (WorstCase),
+// as it always does for an entry that declares a budget: promptkit check
+// --tokens prints the bounds. It costs a walk of each checked template.
+func WithWorstCase() Option {
+	return func(c *config) error {
+		c.worstCase = true
+		return nil
+	}
+}
+
+// WorstCase returns the bound of the template's renders computed at load
+// (WithWorstCase, or an entry that declares a budget); ok is false for a
+// template it was not computed for, or that does not exist.
+func (m *Manager) WorstCase(name string) (w WorstCase, ok bool) {
+	c, found := m.cur.Load().templates[name]
+	if !found || c.worst == nil {
+		return WorstCase{}, false
+	}
+	w = *c.worst
+	w.Variables = maps.Clone(w.Variables)
+	w.Unbounded = slices.Clone(w.Unbounded)
+	w.UnboundedVariables = slices.Clone(w.UnboundedVariables)
+	return w, true
+}
+
+// worstCaseOf bounds c's renders.
+func worstCaseOf(c *compiled, prog *jinja.Program) *WorstCase {
+	schemas := map[string]*jsonschema.Schema{}
+	for _, v := range c.schemas {
+		schemas[v.name] = v.schema.Compiled()
+	}
+	wc := worstCase(prog, schemas)
+	if !wc.inf {
+		w := &WorstCase{Bytes: wc.n, Variables: map[string]int64{}}
+		for v, n := range wc.vars {
+			if n > 0 {
+				w.Variables[v] = n
+			}
+		}
+		return w
+	}
+	w := &WorstCase{}
+	for _, why := range wc.why {
+		if why.variable != "" && !slices.Contains(w.UnboundedVariables, why.variable) {
+			w.UnboundedVariables = append(w.UnboundedVariables, why.variable)
+		}
+		msg := why.msg
+		if why.file != "" {
+			line, col := prog.Tree.Source.Position(why.pos)
+			if t := sourceOf(prog, why.file); t != nil {
+				line, col = t.Position(why.pos)
+			}
+			msg = fmt.Sprintf("%s:%d:%d: %s", why.file, line, col, why.msg)
+		}
+		if !slices.Contains(w.Unbounded, msg) {
+			w.Unbounded = append(w.Unbounded, msg)
+		}
+	}
+	slices.Sort(w.UnboundedVariables)
+	return w
+}
+
 // checkBudget proves that c's worst case fits the budget its entry
 // declares, or reports the problem: the worst case over the budget, with
 // the variables that can overflow it, or what leaves it unbounded. It
@@ -792,62 +892,38 @@ func (l *loader) checkBudget(c *compiled, prog *jinja.Program) bool {
 		}
 		enc = e
 	}
-	schemas := map[string]*jsonschema.Schema{}
-	for _, v := range c.schemas {
-		schemas[v.name] = v.schema.Compiled()
+	if c.worst == nil {
+		c.worst = worstCaseOf(c, prog)
 	}
-	wc := worstCase(prog, schemas)
-	if wc.inf {
-		var vars, msgs []string
-		for _, w := range wc.why {
-			if w.variable != "" && !slices.Contains(vars, w.variable) {
-				vars = append(vars, w.variable)
-			}
-			msg := w.msg
-			if w.file != "" {
-				line, col := prog.Tree.Source.Position(w.pos)
-				if t := sourceOf(prog, w.file); t != nil {
-					line, col = t.Position(w.pos)
-				}
-				msg = fmt.Sprintf("%s:%d:%d: %s", w.file, line, col, w.msg)
-			}
-			if !slices.Contains(msgs, msg) {
-				msgs = append(msgs, msg)
-			}
-		}
-		slices.Sort(vars)
-		e := &Error{Path: c.info.Path, Variables: vars,
+	wc := c.worst
+	if !wc.Bounded() {
+		e := &Error{Path: c.info.Path, Variables: slices.Clone(wc.UnboundedVariables),
 			Msg: fmt.Sprintf("budget: cannot prove that every render fits %d tokens (%s) after every allowed cut: nothing bounds %s",
-				b.Tokens, enc, strings.Join(msgs, "; "))}
-		if len(vars) > 0 {
-			e.Msg += fmt.Sprintf(" (bound %s with maxLength, maxItems or an enum in the schema, or mark what may be cut)", strings.Join(vars, ", "))
+				b.Tokens, enc, strings.Join(wc.Unbounded, "; "))}
+		if len(wc.UnboundedVariables) > 0 {
+			e.Msg += fmt.Sprintf(" (bound %s with maxLength, maxItems or an enum in the schema, or mark what may be cut)", strings.Join(wc.UnboundedVariables, ", "))
 		}
 		return problem(e)
 	}
-	if wc.n <= int64(b.Tokens) {
+	if wc.Bytes <= int64(b.Tokens) {
 		return false
 	}
-	var vars []string
-	for v, n := range wc.vars {
-		if n > 0 {
-			vars = append(vars, v)
-		}
-	}
+	vars := slices.Collect(maps.Keys(wc.Variables))
 	slices.SortFunc(vars, func(a, b string) int {
-		if wc.vars[a] != wc.vars[b] {
-			return int(wc.vars[b] - wc.vars[a])
+		if wc.Variables[a] != wc.Variables[b] {
+			return cmp.Compare(wc.Variables[b], wc.Variables[a])
 		}
 		return strings.Compare(a, b)
 	})
 	var parts []string
-	rest := wc.n
+	rest := wc.Bytes
 	for _, v := range vars {
-		parts = append(parts, fmt.Sprintf("%s up to %d", v, wc.vars[v]))
-		rest -= wc.vars[v]
+		parts = append(parts, fmt.Sprintf("%s up to %d", v, wc.Variables[v]))
+		rest -= wc.Variables[v]
 	}
 	parts = append(parts, fmt.Sprintf("the rest (fixed text) %d", rest))
 	msg := fmt.Sprintf("budget: a render may need %d tokens (%s) after every allowed cut, over the budget of %d by %d: %s "+
-		"(a bound in bytes: each token is at least one byte)", wc.n, enc, b.Tokens, wc.n-int64(b.Tokens), strings.Join(parts, ", "))
+		"(a bound in bytes: each token is at least one byte)", wc.Bytes, enc, b.Tokens, wc.Bytes-int64(b.Tokens), strings.Join(parts, ", "))
 	slices.Sort(vars)
 	return problem(&Error{Path: c.info.Path, Variables: vars, Msg: msg})
 }

@@ -131,3 +131,56 @@ func TestBudgetDeclarationErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), want, decl)
 	}
 }
+
+// What the walk cannot follow — an attribute of a value without a schema,
+// of a local it cannot follow, an item of such a value — makes the bound
+// unbounded, naming the place; it never loops.
+func TestWorstCaseUnfollowable(t *testing.T) {
+	for _, tc := range []struct{ src, why string }{
+		{"{{ d.a.b }}", `t.md:1:4: d, which has no schema`},
+		{"{% set x = d %}{{ x.a.b }}", `t.md:1:12: d, which has no schema`},
+		{"{{ d['a']['b'] }}", `t.md:1:4: d, which has no schema`},
+		{"{% for x in [d] %}{{ x.a.b }}{% endfor %}", `t.md:1:14: d, which has no schema`},
+	} {
+		index := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["d"], "budget": {"tokens": 100, "encoding": "o200k_base"}}}}`
+		_, err := manager.New(fstest.MapFS{"index.json": {Data: []byte(index)}, "t.md": {Data: []byte(tc.src)}})
+		require.ErrorIs(t, err, manager.ErrOverBudget, tc.src)
+		assert.Contains(t, err.Error(), "cannot prove", tc.src)
+		assert.Contains(t, err.Error(), tc.why, tc.src)
+
+		m, err := manager.New(fstest.MapFS{"index.json": {Data: []byte(`{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["d"]}}}`)},
+			"t.md": {Data: []byte(tc.src)}}, manager.WithWorstCase())
+		require.NoError(t, err, tc.src)
+		w, ok := m.WorstCase("t")
+		require.True(t, ok)
+		assert.False(t, w.Bounded(), tc.src)
+		assert.Contains(t, strings.Join(w.Unbounded, "; "), tc.why, tc.src)
+	}
+}
+
+// WithWorstCase bounds every template at load; without it, only those
+// that declare a budget have a bound.
+func TestWorstCaseOption(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.json": {Data: []byte(`{"version": 1, "templates": {
+			"t": {"path": "t.md", "variables": [{"name": "s", "schema": {"type": "string", "maxLength": 10}}]},
+			"b": {"path": "t.md", "variables": [{"name": "s", "schema": {"type": "string", "maxLength": 10}}], "budget": {"tokens": 100, "encoding": "o200k_base"}}}}`)},
+		"t.md": {Data: []byte("[{{ s }}]")},
+	}
+	m, err := manager.New(fsys)
+	require.NoError(t, err)
+	_, ok := m.WorstCase("t")
+	assert.False(t, ok, "no bound without the option or a budget")
+	w, ok := m.WorstCase("b")
+	require.True(t, ok)
+	assert.Equal(t, manager.WorstCase{Bytes: 42, Variables: map[string]int64{"s": 40}}, w)
+
+	m, err = manager.New(fsys, manager.WithWorstCase())
+	require.NoError(t, err)
+	w, ok = m.WorstCase("t")
+	require.True(t, ok)
+	assert.Equal(t, int64(42), w.Bytes)
+	assert.True(t, w.Bounded())
+	_, ok = m.WorstCase("missing")
+	assert.False(t, ok)
+}

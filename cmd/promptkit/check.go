@@ -51,12 +51,15 @@ exits 0, or 1 with --strict.
 tokens of its fixed text (its literal text outside tags, each piece once)
 and of the part every render prints, counted with an encoding
 (o200k_base, cl100k_base, p50k_base, r50k_base) or a model's
-tokenizer.json.
+tokenizer.json; and the most any render can print after every allowed
+cut, where the schemas of its typed variables bound it (in tokens of an
+OpenAI encoding, where a token is at least one byte; in bytes otherwise),
+or what leaves it unbounded.
 
 Flags:
   --dir DIR   template set directory (default: the embedded set)
   --strict    warnings fail the check too (exit 1)
-  --tokens ENC  print each template's fixed-text tokens
+  --tokens ENC  print each template's fixed-text tokens and the most a render prints
 
 Example:
   promptkit check ./prompts
@@ -89,7 +92,11 @@ func runCheck(c *cli, args []string) error {
 		return err
 	}
 	violations := checkIndexSchema(c, *dir)
-	m, err := openSet(*dir)
+	var opts []manager.Option
+	if tok != nil {
+		opts = append(opts, manager.WithWorstCase())
+	}
+	m, err := openSet(*dir, opts...)
 	if _, noDir := errors.AsType[*setDirError](err); noDir {
 		return err // no set to report on: an error, on stderr
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/seed-e7d2830f/promptkit"
@@ -85,6 +86,27 @@ func printMessagesCount(w io.Writer, tok *tokens.Tokenizer, msgs []message.Messa
 	fmt.Fprintf(w, "%d tokens (%s) in the messages' text, without the tokens a model's chat format adds\n", total, tok.Name())
 }
 
+// worstCaseText says the most a render of the template prints
+// (manager.WorstCase): in tokens for an OpenAI encoding, whose tokens are
+// at least a byte each, in bytes for another tokenizer, or what leaves it
+// unbounded.
+func worstCaseText(m *manager.Manager, name string, tok *tokens.Tokenizer) string {
+	w, ok := m.WorstCase(name)
+	switch {
+	case !ok:
+		return "no bound computed"
+	case !w.Bounded():
+		places := w.Unbounded
+		if len(places) > 3 {
+			places = append(places[:3:3], fmt.Sprintf("and %d more", len(w.Unbounded)-3))
+		}
+		return "no bound on a render: " + strings.Join(places, "; ")
+	case slices.Contains(tokens.Encodings(), tok.Name()):
+		return fmt.Sprintf("a render prints at most %d tokens after every allowed cut (a bound in bytes)", w.Bytes)
+	}
+	return fmt.Sprintf("a render prints at most %d bytes after every allowed cut", w.Bytes)
+}
+
 // printFixedText writes, for each template of the set, the tokens of its
 // fixed text: the literal text of its file outside tags (as Jinja's
 // default environment reads it, whitespace control applied), each piece
@@ -117,8 +139,8 @@ func printFixedText(w io.Writer, dir string, m *manager.Manager, tok *tokens.Tok
 				top.WriteString(tn.Text)
 			}
 		}
-		fmt.Fprintf(w, "%s: template %q: %d tokens (%s) of fixed text, %d of them printed by every render\n",
-			t.Path, t.Name, tok.Count(all.String()), tok.Name(), tok.Count(top.String()))
+		fmt.Fprintf(w, "%s: template %q: %d tokens (%s) of fixed text, %d of them printed by every render; %s\n",
+			t.Path, t.Name, tok.Count(all.String()), tok.Name(), tok.Count(top.String()), worstCaseText(m, t.Name, tok))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-e7d2830f/promptkit/tokens"
@@ -66,8 +67,27 @@ func TestCheckTokens(t *testing.T) {
 	o, err := tokens.Encoding("o200k_base")
 	require.NoError(t, err)
 	all, top := o.Count("Hello !\nyes\n[]"), o.Count("Hello !\n\n")
-	require.Contains(t, out, fmt.Sprintf("t.md: template \"t\": %d tokens (o200k_base) of fixed text, %d of them printed by every render\n", all, top))
+	require.Contains(t, out, fmt.Sprintf("t.md: template \"t\": %d tokens (o200k_base) of fixed text, %d of them printed by every render; "+
+		"no bound on a render: t.md:1:10: x, which has no schema; t.md:3:1: a loop whose length has no bound; t.md:3:13: an item of a list the bound cannot follow\n", all, top))
 	require.Regexp(t, regexp.MustCompile(`(?m)^ok: 1 template, digest sha256:`), out)
+
+	// With schemas that bound it, the most a render prints: a bound in
+	// bytes, so in tokens of an OpenAI encoding (each token a byte at
+	// least), in bytes for a tokenizer.json; every unbounded place, three
+	// at most and a count.
+	dir = writeSet(t, `{"version": 1, "templates": {
+		"b": {"path": "b.md", "variables": [{"name": "xs", "schema": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 2}}}]},
+		"u": {"path": "u.md", "variables": ["a", "b", "c", "d"]}}}`, map[string]string{
+		"b.md": "{% for x in xs %}<{{ x }}>{% endfor %}",
+		"u.md": "{{ a }}{{ b }}{{ c }}{{ d }}",
+	})
+	code, out, errOut = runCLI(t, "", "check", dir, "--tokens", "o200k_base")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "of them printed by every render; a render prints at most 30 tokens after every allowed cut (a bound in bytes)\n")
+	assert.Contains(t, out, "no bound on a render: u.md:1:4: a, which has no schema; u.md:1:11: b, which has no schema; u.md:1:18: c, which has no schema; and 1 more\n")
+	code, out, errOut = runCLI(t, "", "check", dir, "--tokens", "../../tokens/testdata/tokenizers/qwen3/tokenizer.json.gz")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "a render prints at most 30 bytes after every allowed cut\n")
 }
 
 func TestChatTemplateTokens(t *testing.T) {
