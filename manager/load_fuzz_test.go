@@ -50,7 +50,7 @@ func FuzzLoadTemplate(f *testing.F) {
 			  {"name":"a","required":false},{"name":"xs","required":false},
 			  {"name":"n","required":false},{"name":"d","required":false}]}}}`,
 				map[string]string{"t.md": src, "inc.md": inc})
-			m, err := manager.New(fsys, manager.WithMaxOutputBytes(1<<16), manager.WithMaxIterations(10000))
+			m, err := manager.New(fsys, manager.WithMaxOutputBytes(1<<16), manager.WithMaxIterations(10000), manager.WithWorstCase())
 			if err != nil {
 				requireKnownError(t, err)
 				return
