@@ -220,7 +220,6 @@ func runServe(c *cli, args []string) error {
 		return err
 	}
 	url := "http://" + ln.Addr().String()
-	fmt.Fprintf(c.stderr, "promptkit serve: serving %s on %s\n", where, url)
 	if *dev {
 		hint := url + "/"
 		if os.Getenv(tokenEnv) != "" {
@@ -235,6 +234,9 @@ func runServe(c *cli, args []string) error {
 			fmt.Fprintf(c.stderr, "promptkit serve: listening beyond loopback; the token travels in clear text without TLS: put a TLS proxy in front\n")
 		}
 	}
+	// The serving line comes last: what starts the server waits for it,
+	// and everything said at start is said by then.
+	fmt.Fprintf(c.stderr, "promptkit serve: serving %s on %s\n", where, url)
 	if err := s.Serve(c.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
 		return err
 	}

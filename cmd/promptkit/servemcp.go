@@ -65,7 +65,6 @@ func runServeMCP(c *cli, o mcpServe) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stderr, "promptkit serve: serving %s over MCP (streamable HTTP) at http://%s%s\n", where, ln.Addr(), mcpserver.Path)
 	if !server.IsLoopback(o.addr) {
 		if token == "" {
 			fmt.Fprintf(c.stderr, "promptkit serve: warning: listening beyond loopback without %s; put an authenticating proxy in front\n", tokenEnv)
@@ -73,6 +72,8 @@ func runServeMCP(c *cli, o mcpServe) error {
 			fmt.Fprintf(c.stderr, "promptkit serve: listening beyond loopback; the token travels in clear text without TLS: put a TLS proxy in front\n")
 		}
 	}
+	// The serving line comes last, when everything said at start is said.
+	fmt.Fprintf(c.stderr, "promptkit serve: serving %s over MCP (streamable HTTP) at http://%s%s\n", where, ln.Addr(), mcpserver.Path)
 	if err := s.Serve(c.ctx, ln); err != nil {
 		return err
 	}
