@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/seed-e7d2830f/promptkit/message"
 )
@@ -35,8 +36,14 @@ const maxJSONDepth = 1000
 // be shared by any number of renders at once.
 func DecodeJSON(data []byte) (Value, error) {
 	d := jsonDecoder{src: string(data)}
+	return d.top(0)
+}
+
+// top reads the one value of the input, with only space around it,
+// inside depth containers.
+func (d *jsonDecoder) top(depth int) (Value, error) {
 	d.skipSpace()
-	v, err := d.value(0)
+	v, err := d.value(depth)
 	if err != nil {
 		return Value{}, err
 	}
@@ -46,9 +53,22 @@ func DecodeJSON(data []byte) (Value, error) {
 	return v, nil
 }
 
+// CheckJSON reports whether data is what DecodeJSON accepts, with the
+// error DecodeJSON would give, without building the values: an input the
+// template never reads is checked, not decoded.
+func CheckJSON(data []byte) error {
+	// The check keeps no part of the text, so it reads data in place.
+	d := jsonDecoder{src: unsafe.String(unsafe.SliceData(data), len(data)), check: true}
+	_, err := d.top(0)
+	return err
+}
+
 type jsonDecoder struct {
 	src string
 	pos int
+	// check reads without building: containers and strings are skipped
+	// once they are known to be valid, and every value is None.
+	check bool
 	// stack holds the items of the containers being read (a dict's keys
 	// and values alternate), from the outermost; a container takes its
 	// items off the top when it closes.
@@ -127,6 +147,8 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 	var v Value
 	var err error
 	switch c := d.src[d.pos]; {
+	case c == '"' && d.check:
+		err = d.skipStr()
 	case c == '"':
 		var s string
 		s, err = d.str()
@@ -178,7 +200,9 @@ func (d *jsonDecoder) array(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		d.stack = append(d.stack, v)
+		if !d.check {
+			d.stack = append(d.stack, v)
+		}
 		if d.pos >= len(d.src) {
 			return Value{}, d.unexpected("")
 		}
@@ -207,7 +231,13 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 		if d.pos >= len(d.src) || d.src[d.pos] != '"' {
 			return Value{}, d.unexpected("looking for beginning of object key string")
 		}
-		k, err := d.str()
+		var k string
+		var err error
+		if d.check {
+			err = d.skipStr()
+		} else {
+			k, err = d.str()
+		}
 		if err != nil {
 			return Value{}, err
 		}
@@ -221,7 +251,9 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		d.stack = append(d.stack, strValue(k), v)
+		if !d.check {
+			d.stack = append(d.stack, strValue(k), v)
+		}
 		if d.pos >= len(d.src) {
 			return Value{}, d.unexpected("")
 		}
@@ -254,6 +286,9 @@ func (d *jsonDecoder) carve(n int) []Value {
 
 // list closes a list whose items are the stack's above base.
 func (d *jsonDecoder) list(base int) Value {
+	if d.check {
+		return none
+	}
 	items := d.carve(len(d.stack) - base)
 	copy(items, d.stack[base:])
 	d.stack = d.stack[:base]
@@ -270,6 +305,9 @@ func (d *jsonDecoder) list(base int) Value {
 // base. A repeated key keeps its first place and takes its last value,
 // as in a Python dict.
 func (d *jsonDecoder) dict(base int) Value {
+	if d.check {
+		return none
+	}
 	pairs := d.stack[base:]
 	n := len(pairs) / 2
 	kv := d.carve(2 * n)
@@ -388,6 +426,42 @@ func (d *jsonDecoder) str() (string, error) {
 		return d.src[start:j], nil
 	}
 	return d.unescape(start)
+}
+
+// skipStr reads past a string, as str would read it, without building
+// it: only an escape or a control character can make a string invalid.
+func (d *jsonDecoder) skipStr() error {
+	d.pos++ // "
+	for {
+		j, _ := d.scan(d.pos)
+		d.pos = j
+		if j >= len(d.src) {
+			return d.unexpected("")
+		}
+		switch d.src[j] {
+		case '"':
+			d.pos++
+			return nil
+		case '\\':
+			d.pos++
+			if d.pos >= len(d.src) {
+				return d.unexpected("")
+			}
+			switch d.src[d.pos] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.pos++
+			case 'u':
+				d.pos++
+				if _, err := d.hex4(); err != nil {
+					return err
+				}
+			default:
+				return d.unexpected("in string escape code")
+			}
+		default:
+			return d.unexpected("in string literal")
+		}
+	}
 }
 
 const (
@@ -585,16 +659,36 @@ func (w *ValueWriter) JSON(text string) error {
 	src, pos := w.d.src, w.d.pos
 	defer func() { w.d.src, w.d.pos = src, pos }()
 	w.d.src, w.d.pos = text, 0
-	w.d.skipSpace()
-	v, err := w.d.value(len(w.open))
+	v, err := w.d.top(len(w.open))
 	if err != nil {
 		return err
 	}
-	if w.d.pos < len(w.d.src) {
-		return w.d.errorf("unexpected data after the JSON value")
-	}
 	w.push(v)
 	return nil
+}
+
+// CheckWriter is a ValueWriter that builds nothing: it refuses what a
+// ValueWriter refuses (a JSON text that is invalid, or nested too deep
+// with the containers around it), for an input the template never reads.
+// Its zero value is ready.
+type CheckWriter struct{ depth int }
+
+var _ message.TokenWriter = (*CheckWriter)(nil)
+
+func (w *CheckWriter) BeginObject() { w.depth++ }
+func (w *CheckWriter) EndObject()   { w.depth-- }
+func (w *CheckWriter) BeginList()   { w.depth++ }
+func (w *CheckWriter) EndList()     { w.depth-- }
+func (*CheckWriter) Key(string)     {}
+func (*CheckWriter) String(string)  {}
+func (*CheckWriter) Bool(bool)      {}
+func (*CheckWriter) Null()          {}
+
+// JSON checks text, one JSON value, as ValueWriter.JSON reads it.
+func (w *CheckWriter) JSON(text string) error {
+	d := jsonDecoder{src: text, check: true}
+	_, err := d.top(w.depth)
+	return err
 }
 
 // Value returns the value written: the last one written at the top.
