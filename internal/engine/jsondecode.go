@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	mbits "math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -472,7 +473,7 @@ const (
 // scan returns the position of the first byte from i on that a string
 // cannot hold as it is (", \ or a control character), or len(src), and
 // the bits of the bytes before it (high&msb: one of them is not ASCII).
-// It reads eight bytes at a time.
+// It reads eight bytes at a time, the last few one at a time.
 func (d *jsonDecoder) scan(i int) (int, uint64) {
 	s := d.src
 	var high uint64
@@ -483,9 +484,11 @@ func (d *jsonDecoder) scan(i int) (int, uint64) {
 		q, b := x^(lsb*'"'), x^(lsb*'\\')
 		// A byte is zero, or below 0x20, exactly when such a test sets
 		// its top bit in one of the eight (the borrows aside, which only
-		// follow a byte that is).
-		if ((q-lsb)&^q|(b-lsb)&^b|(x-lsb*0x20)&^x)&msb != 0 {
-			break
+		// follow a byte that is): the lowest bit set is the first such
+		// byte.
+		if m := ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x) & msb; m != 0 {
+			k := mbits.TrailingZeros64(m) / 8
+			return i + k, high | x&(1<<(8*k)-1)
 		}
 		high |= x
 	}
