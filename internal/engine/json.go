@@ -85,8 +85,10 @@ func dumpJSON(st *state, v Value, o jsonOpts) (Value, error) {
 	if atLeast(v, st.budgetLeft()) {
 		return Value{}, st.tooBig(st.budgetLeft())
 	}
-	w := jsonWriter{o: o, p: printer{limit: st.budgetLeft()}}
-	if err := w.value(v, 0); err != nil {
+	w := jsonWriter{o: o, p: printer{b: st.json[:0], limit: st.budgetLeft()}}
+	err := w.value(v, 0)
+	st.json = w.p.b[:0] // the result is a copy: the next tojson writes over it
+	if err != nil {
 		return Value{}, st.printErr(err, len(w.p.b))
 	}
 	if err := st.charge(len(w.p.b)); err != nil {

@@ -36,7 +36,9 @@ const maxJSONDepth = 1000
 // it, into values. The values are never changed afterwards, so they can
 // be shared by any number of renders at once.
 func DecodeJSON(data []byte) (Value, error) {
-	d := jsonDecoder{src: string(data)}
+	// The stack holds the items of the open containers: a conversation's
+	// list of messages and the message being read.
+	d := jsonDecoder{src: string(data), stack: make([]Value, 0, min(len(data)/48+8, 256))}
 	return d.top(0)
 }
 
@@ -80,9 +82,9 @@ type jsonDecoder struct {
 	seqs  []seqData
 	dicts []OrderedDict
 	esc   strings.Builder
-	// slabs is how many slabs were made: each is twice the one before,
-	// the first sized from the input.
-	slabs int
+	// carved is how many values the slabs gave out: with the bytes read
+	// so far, it sizes the next slab for the rest of the input.
+	carved int
 }
 
 // SyntaxError is a JSON text that is not valid, with the line and column
@@ -274,12 +276,17 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 // carve returns n values of the slab, to be filled and never appended to.
 func (d *jsonDecoder) carve(n int) []Value {
 	if n > len(d.slab) {
-		// JSON spends a few dozen bytes a value (a key, a string):
-		// a first slab of a value per 32 bytes rarely needs a second.
-		size := min(max(len(d.src)/32, 16)<<d.slabs, 4096)
-		d.slabs++
-		d.slab = make([]Value, max(n, size))
+		// A conversation spends about 17 bytes of JSON a value (a key,
+		// a string), a tool's schema 11: the first slab has a value
+		// for every 16 bytes, the next as many as the rest of the input
+		// holds at the rate read so far, and a quarter more.
+		size := len(d.src) / 16
+		if d.carved > 0 {
+			size = (len(d.src) - d.pos) * d.carved / max(d.pos, 1) * 5 / 4
+		}
+		d.slab = make([]Value, max(n, min(max(size, 16), 4096)))
 	}
+	d.carved += n
 	s := d.slab[:n:n]
 	d.slab = d.slab[n:]
 	return s
@@ -294,7 +301,7 @@ func (d *jsonDecoder) list(base int) Value {
 	copy(items, d.stack[base:])
 	d.stack = d.stack[:base]
 	if len(d.seqs) == 0 {
-		d.seqs = make([]seqData, min(len(d.src)/512+1, 64))
+		d.seqs = make([]seqData, min(len(d.src)/256+1, 64))
 	}
 	s := &d.seqs[0]
 	d.seqs = d.seqs[1:]
@@ -346,7 +353,7 @@ func (d *jsonDecoder) dict(base int) Value {
 	}
 	d.stack = d.stack[:base]
 	if len(d.dicts) == 0 {
-		d.dicts = make([]OrderedDict, min(len(d.src)/256+1, 64))
+		d.dicts = make([]OrderedDict, min(len(d.src)/96+1, 64))
 	}
 	o := &d.dicts[0]
 	d.dicts = d.dicts[1:]
