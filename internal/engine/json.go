@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-	mbits "math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -292,39 +291,18 @@ var jsonPlain, jsonPlainHTML = func() (plain, html [256]bool) {
 	return plain, html
 }()
 
-// plainEnd returns where the run of jsonPlain bytes of s from i ends,
-// reading eight bytes at a time as the decoder's scan does: a byte is
-// ", \\, below 0x20 or from 0x7f on exactly when one of the tests sets
-// its top bit (the borrows and carries aside, which only follow a byte
-// that is), so the lowest bit set is the first such byte.
-func plainEnd(s string, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		w := s[i : i+8]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		q, b := x^(lsb*'"'), x^(lsb*'\\')
-		if m := ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | (x + lsb) | x) & msb; m != 0 {
-			return i + mbits.TrailingZeros64(m)/8
-		}
-	}
-	for i < len(s) && jsonPlain[s[i]] {
-		i++
-	}
-	return i
-}
-
 // str writes s as a JSON string: runs of plain bytes as they are, the
 // rest a character at a time.
 func (w *jsonWriter) str(s string) {
+	plain := &jsonPlain
+	if w.o.htmlSafe {
+		plain = &jsonPlainHTML
+	}
 	b := append(w.p.b, '"')
 	for i := 0; i < len(s); {
 		j := i
-		if w.o.htmlSafe {
-			for j < len(s) && jsonPlainHTML[s[j]] {
-				j++
-			}
-		} else {
-			j = plainEnd(s, i)
+		for j < len(s) && plain[s[j]] {
+			j++
 		}
 		b = append(b, s[i:j]...)
 		if j == len(s) {
