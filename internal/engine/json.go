@@ -85,7 +85,8 @@ func dumpJSON(st *state, v Value, o jsonOpts) (Value, error) {
 	if atLeast(v, st.budgetLeft()) {
 		return Value{}, st.tooBig(st.budgetLeft())
 	}
-	w := jsonWriter{o: o, p: printer{b: st.json[:0], limit: st.budgetLeft()}}
+	var stack [16]uintptr // the lists and dicts being written, most often fewer than 16
+	w := jsonWriter{o: o, p: printer{b: st.json[:0], stack: stack[:0], limit: st.budgetLeft()}}
 	err := w.value(v, 0)
 	st.json = w.p.b[:0] // the result is a copy: the next tojson writes over it
 	if err != nil {

@@ -279,9 +279,14 @@ func (d *jsonDecoder) carve(n int) []Value {
 		// A conversation spends about 17 bytes of JSON a value (a key,
 		// a string), a tool's schema 11: the first slab has a value
 		// for every 16 bytes, the next as many as the rest of the input
-		// holds at the rate read so far, and a quarter more.
+		// holds at the rate read so far, and a quarter more. Values
+		// written as tokens (ValueWriter) have no text: each slab is half
+		// as large as all before it.
 		size := len(d.src) / 16
-		if d.carved > 0 {
+		switch {
+		case len(d.src) == 0:
+			size = d.carved / 2
+		case d.carved > 0:
 			size = (len(d.src) - d.pos) * d.carved / max(d.pos, 1) * 5 / 4
 		}
 		d.slab = make([]Value, max(n, min(max(size, 16), 4096)))
@@ -290,6 +295,15 @@ func (d *jsonDecoder) carve(n int) []Value {
 	s := d.slab[:n:n]
 	d.slab = d.slab[n:]
 	return s
+}
+
+// headers is how many list or dict headers to make at once: one for
+// every per bytes of the input, or 16 for values written as tokens.
+func (d *jsonDecoder) headers(per int) int {
+	if len(d.src) == 0 {
+		return 16
+	}
+	return min(len(d.src)/per+1, 64)
 }
 
 // list closes a list whose items are the stack's above base.
@@ -301,7 +315,7 @@ func (d *jsonDecoder) list(base int) Value {
 	copy(items, d.stack[base:])
 	d.stack = d.stack[:base]
 	if len(d.seqs) == 0 {
-		d.seqs = make([]seqData, min(len(d.src)/256+1, 64))
+		d.seqs = make([]seqData, d.headers(256))
 	}
 	s := &d.seqs[0]
 	d.seqs = d.seqs[1:]
@@ -353,7 +367,7 @@ func (d *jsonDecoder) dict(base int) Value {
 	}
 	d.stack = d.stack[:base]
 	if len(d.dicts) == 0 {
-		d.dicts = make([]OrderedDict, min(len(d.src)/96+1, 64))
+		d.dicts = make([]OrderedDict, d.headers(96))
 	}
 	o := &d.dicts[0]
 	d.dicts = d.dicts[1:]
@@ -648,7 +662,12 @@ type ValueWriter struct {
 var _ message.TokenWriter = (*ValueWriter)(nil)
 
 func (w *ValueWriter) push(v Value) { w.d.stack = append(w.d.stack, v) }
-func (w *ValueWriter) begin()       { w.open = append(w.open, len(w.d.stack)) }
+func (w *ValueWriter) begin() {
+	if w.open == nil { // room for a conversation's nesting and a message's items
+		w.open, w.d.stack = make([]int, 0, 16), make([]Value, 0, 64)
+	}
+	w.open = append(w.open, len(w.d.stack))
+}
 func (w *ValueWriter) end() int {
 	base := w.open[len(w.open)-1]
 	w.open = w.open[:len(w.open)-1]
