@@ -369,7 +369,9 @@ func (c ChatValue) given() bool { return c.v.Kind() != engine.Undefined }
 // has no JSON form is an error naming its path. The input given as JSON
 // is at most the render's memory budget (WithMaxMemory), checked before
 // it is decoded: ErrOutputLimit beyond (typed and decoded inputs are
-// already in the host's memory).
+// already in the host's memory). Tools or documents the template never
+// reads (Variables) are checked, with the errors decoding them would
+// give, and not decoded.
 func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) {
 	vars := map[string]any{"add_generation_prompt": in.AddGenerationPrompt}
 	size := len(in.MessagesJSON) + len(in.ToolsJSON) + len(in.Documents)
