@@ -369,7 +369,9 @@ func (c ChatValue) given() bool { return c.v.Kind() != engine.Undefined }
 // has no JSON form is an error naming its path. The input given as JSON
 // is at most the render's memory budget (WithMaxMemory), checked before
 // it is decoded: ErrOutputLimit beyond (typed and decoded inputs are
-// already in the host's memory).
+// already in the host's memory). Tools or documents the template never
+// reads (Variables) are checked, with the errors decoding them would
+// give, and not decoded.
 func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) {
 	vars := map[string]any{"add_generation_prompt": in.AddGenerationPrompt}
 	size := len(in.MessagesJSON) + len(in.ToolsJSON) + len(in.Documents)
@@ -450,8 +452,11 @@ func (t *ChatTemplate) Apply(ctx context.Context, in ChatInput) (string, error) 
 
 // input is the value of one of the input's lists (or a setting), given
 // as Go values written as their JSON (typed), as JSON (raw) or decoded
-// (value), at most one of them; none is None.
+// (value), at most one of them; none is None. An input the template does
+// not read (Phi-3.5 reads no tools) is checked as it would be decoded,
+// with the same errors, and not built: its value is nil.
 func (t *ChatTemplate) input(what string, typed func(message.TokenWriter) error, raw json.RawMessage, value ChatValue) (any, error) {
+	read := slices.Contains(t.vars, what)
 	var forms []string
 	for _, f := range []struct {
 		given bool
@@ -466,13 +471,28 @@ func (t *ChatTemplate) input(what string, typed func(message.TokenWriter) error,
 		return nil, &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what},
 			Msg: fmt.Sprintf("%s given twice: as %s", what, strings.Join(forms, " and as "))}
 	case typed != nil:
-		var w engine.ValueWriter
-		if err := typed(&w); err != nil {
+		var v any
+		var err error
+		if read {
+			var w engine.ValueWriter
+			if err = typed(&w); err == nil {
+				v = w.Value()
+			}
+		} else {
+			err = typed(&engine.CheckWriter{})
+		}
+		if err != nil {
 			return nil, &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what}, Msg: err.Error(), Err: err, causeInMsg: true}
 		}
-		return w.Value(), nil
+		return v, nil
 	case len(raw) > 0:
-		v, err := engine.DecodeJSON(raw)
+		var err error
+		var v any
+		if read {
+			v, err = engine.DecodeJSON(raw)
+		} else {
+			err = engine.CheckJSON(raw)
+		}
 		if err != nil {
 			return nil, &Error{Kind: ErrTemplate, Template: t.name, Variables: []string{what}, Msg: fmt.Sprintf("%s: invalid JSON: %v", what, err)}
 		}

@@ -240,3 +240,53 @@ func TestApplyDecodedValues(t *testing.T) {
 		assert.Equal(t, "123456789012345678901235", got)
 	}
 }
+
+// TestApplyUnreadInputsChecked: tools and documents a template never
+// reads (Phi-3.5 reads no tools) are checked, not decoded, and refused
+// with the same error as by a template that reads them.
+func TestApplyUnreadInputsChecked(t *testing.T) {
+	reads, err := manager.ParseChatTemplate("t.jinja", "{{ messages | length }} {{ tools is none }} {{ documents is none }}")
+	require.NoError(t, err)
+	ignores, err := manager.ParseChatTemplate("t.jinja", "{{ messages | length }}")
+	require.NoError(t, err)
+	require.Equal(t, []string{"messages"}, ignores.Variables())
+	msgs := json.RawMessage(`[{"role": "user", "content": "hi"}]`)
+	deep := strings.Repeat("[", 1002) + strings.Repeat("]", 1002)
+	for i, in := range []manager.ChatInput{
+		{ToolsJSON: []byte(`[{"type": "function",}]`)},
+		{ToolsJSON: []byte(`["\u12G4"]`)},
+		{ToolsJSON: []byte(`["a` + "\n" + `"]`)},
+		{ToolsJSON: []byte(`[] x`)},
+		{ToolsJSON: []byte(deep)},
+		{Documents: []byte(`[{"title": "a" "text": "b"}]`)},
+		{Documents: []byte(`[{"title": "\x"}]`)},
+		{Tools: []message.Tool{{Name: "f", Parameters: []byte(`{"type": }`)}}},
+		{Tools: []message.Tool{{Name: "f", Parameters: []byte(`{"a": ` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`)}}},
+		{Tools: []message.Tool{{Name: "", Parameters: []byte(`{}`)}}},
+		{Tools: []message.Tool{}, ToolsJSON: []byte(`[]`)},
+	} {
+		in.MessagesJSON = msgs
+		_, want := reads.Apply(context.Background(), in)
+		require.Error(t, want, i)
+		_, got := ignores.Apply(context.Background(), in)
+		require.Error(t, got, i)
+		assert.Equal(t, want.Error(), got.Error(), i)
+		var we, ge *manager.Error
+		require.ErrorAs(t, want, &we)
+		require.ErrorAs(t, got, &ge)
+		assert.Equal(t, we.Kind, ge.Kind)
+		assert.Equal(t, we.Variables, ge.Variables)
+	}
+	// As deep as the limit is fine, in a typed tool's parameters too.
+	for _, in := range []manager.ChatInput{
+		{ToolsJSON: []byte(`[{"type": "function", "function": {"name": "f", "description": "\ud83d\ude00 \u00e9\n"}}]`), Documents: []byte(`[{"n": 1.5e3, "big": 123456789012345678901234}]`)},
+		{Tools: []message.Tool{{Name: "f", Parameters: []byte(`{"a": ` + strings.Repeat("[", 990) + strings.Repeat("]", 990) + `}`)}}},
+	} {
+		in.MessagesJSON = msgs
+		_, err := reads.Apply(context.Background(), in)
+		require.NoError(t, err)
+		out, err := ignores.Apply(context.Background(), in)
+		require.NoError(t, err)
+		assert.Equal(t, "1", out)
+	}
+}

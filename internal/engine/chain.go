@@ -30,7 +30,15 @@ func chainAdd(at site, l, r expr) expr {
 	return &binX{at: at, op: "+", l: l, r: r}
 }
 
-func (x *addChainX) eval(st *state) Value {
+func (x *addChainX) eval(st *state) Value { return x.run(st, nil) }
+
+// print prints the chain: {{ '<|' + message['role'] + '|>\n' }} writes its
+// strings one after another without joining them (each step charged as
+// when it is joined).
+func (x *addChainX) print(st *state, at *site) { x.run(st, at) }
+
+// run evaluates the chain and, with a site, prints it.
+func (x *addChainX) run(st *state, print *site) Value {
 	acc := x.items[0].eval(st)
 	var buf [8]string
 	parts, n := buf[:0], 0 // a run of plain strings not joined yet: acc is their join
@@ -51,8 +59,19 @@ func (x *addChainX) eval(st *state) Value {
 		}
 		acc = binary(st, &x.ats[i-1], "+", acc, b)
 	}
-	if len(parts) > 0 {
+	switch {
+	case len(parts) > 0 && print != nil:
+		for _, p := range parts {
+			if st.WriteString(p); st.over {
+				break
+			}
+		}
+		return Value{}
+	case len(parts) > 0:
 		acc = strValue(strings.Join(parts, ""))
+	}
+	if print != nil {
+		st.print(print, acc)
 	}
 	return acc
 }

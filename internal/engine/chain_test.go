@@ -3,9 +3,12 @@ package engine_test
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/manager"
 )
 
 // Chains of + and ~ build their result once and give what the operators
@@ -27,6 +30,8 @@ func TestConcatenationChains(t *testing.T) {
 		{src: `{{ 'x' + 'y' ~ 1 ~ none ~ 'z' }}`, want: `xy1Nonez`},
 		{src: `{{ ('<' | safe) ~ '>' ~ 2 }}`, want: `<>2`},
 		{src: `{{ 'a' ~ [1, 'b'] ~ {'k': 2.0} }}`, want: `a[1, 'b']{'k': 2.0}`},
+		{src: `{% set c %}{{ 'a' + x + 'c' }}{% endset %}[{{ c }}]{{ x + x }}`, vars: map[string]any{"x": "b"}, want: `[abc]bb`},
+		{src: `{% for i in [1, 2] %}{{ '<' + x + '>' }}{{ i }}{% endfor %}`, vars: map[string]any{"x": "b"}, want: `<b>1<b>2`},
 		{src: `{{ 1 + 2 + 'a' }}`, err: `t.md:1:4: template "t": render failed: unsupported operand types for +: integer and string`},
 		{src: `{{ 'a' + 'b' + 1 }}`, err: `t.md:1:4: template "t": render failed: unsupported operand types for +: string and integer`},
 	} {
@@ -49,4 +54,19 @@ func TestConcatenationChainBudget(t *testing.T) {
 		require.Error(t, err, src)
 		assert.Contains(t, err.Error(), "beyond the render's memory limit", src)
 	}
+}
+
+// A printed chain writes its strings one after another: beyond the
+// output limit it is refused as the joined string would be.
+func TestConcatenationChainOutputLimit(t *testing.T) {
+	set := `{"version": 1, "undefined": "lenient", "templates": {"t": {"path": "t.md", "variables": ["x"]}}}`
+	fsys := fstest.MapFS{"index.json": {Data: []byte(set)}, "t.md": {Data: []byte(`{{ x + x + 'a' }}`)}}
+	m, err := manager.New(fsys, manager.WithMaxOutputBytes(1000))
+	require.NoError(t, err)
+	out, err := m.Render("t", map[string]any{"x": strings.Repeat("x", 499)})
+	require.NoError(t, err)
+	assert.Len(t, out, 999)
+	_, err = m.Render("t", map[string]any{"x": strings.Repeat("x", 500)})
+	require.ErrorIs(t, err, manager.ErrOutputLimit)
+	assert.Contains(t, err.Error(), "the output would exceed 1000 bytes")
 }

@@ -49,8 +49,13 @@ type attrX struct {
 func (x *attrX) eval(st *state) Value {
 	v := x.x.eval(st)
 	if v.k == Dict && !x.method {
-		if m, ok := v.ref.(map[string]any); ok { // JSON data: the common case
-			if r, ok := m[x.name]; ok {
+		switch d := v.ref.(type) {
+		case *OrderedDict: // decoded JSON (a chat template's message.role)
+			if r, ok := d.getString(x.name); ok && r.k != Undefined {
+				return r
+			}
+		case map[string]any: // a host's JSON data
+			if r, ok := d[x.name]; ok {
 				return FromGo(r)
 			}
 			return x.miss(st, v)
@@ -104,6 +109,14 @@ type itemX struct {
 
 func (x *itemX) eval(st *state) Value {
 	v := x.x.eval(st)
+	if d, ok := v.ref.(*OrderedDict); ok && v.k == Dict {
+		// message['role']: a constant key found needs no key value.
+		if c, ok := x.key.(*constX); ok && c.v.k == String {
+			if r, ok := d.getString(c.v.s); ok && r.k != Undefined {
+				return r
+			}
+		}
+	}
 	k := x.key.eval(st)
 	st.at = &x.at
 	r, err := getItem(v, k)

@@ -72,7 +72,11 @@ func (n printNode) exec(st *state) flow {
 			st.WriteString(p.text)
 		case p.slot >= 0 && p.direct(st):
 		default:
-			st.print(&p.at, p.x.eval(st))
+			if c, ok := p.x.(*addChainX); ok {
+				c.print(st, &p.at)
+			} else {
+				st.print(&p.at, p.x.eval(st))
+			}
 		}
 		if st.over {
 			st.outputFull(&p.at)

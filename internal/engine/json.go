@@ -85,8 +85,11 @@ func dumpJSON(st *state, v Value, o jsonOpts) (Value, error) {
 	if atLeast(v, st.budgetLeft()) {
 		return Value{}, st.tooBig(st.budgetLeft())
 	}
-	w := jsonWriter{o: o, p: printer{limit: st.budgetLeft()}}
-	if err := w.value(v, 0); err != nil {
+	var stack [16]uintptr // the lists and dicts being written, most often fewer than 16
+	w := jsonWriter{o: o, p: printer{b: st.json[:0], stack: stack[:0], limit: st.budgetLeft()}}
+	err := w.value(v, 0)
+	st.json = w.p.b[:0] // the result is a copy: the next tojson writes over it
+	if err != nil {
 		return Value{}, st.printErr(err, len(w.p.b))
 	}
 	if err := st.charge(len(w.p.b)); err != nil {
@@ -157,12 +160,8 @@ func (w *jsonWriter) value(v Value, depth int) error {
 			w.p.b = append(w.p.b, "[]"...)
 			return nil
 		}
-		if ptr, ok := refPointer(v); ok {
-			if w.p.inside(ptr) {
-				return fmt.Errorf("tojson: the value contains itself")
-			}
-			w.p.stack = append(w.p.stack, ptr)
-			defer func() { w.p.stack = w.p.stack[:len(w.p.stack)-1] }()
+		if err := w.enter(v); err != nil {
+			return err
 		}
 		w.p.b = append(w.p.b, '[')
 		for i := 0; i < n; i++ {
@@ -176,8 +175,17 @@ func (w *jsonWriter) value(v Value, depth int) error {
 		}
 		w.nl(depth)
 		w.p.b = append(w.p.b, ']')
+		w.p.stack = w.p.stack[:len(w.p.stack)-1]
 	case Dict:
-		return w.object(v, dictKeys(v), func(k Value) Value { x, _ := dictGet(v, k); return x }, depth)
+		if d, ok := v.ref.(*OrderedDict); ok {
+			return w.object(v, d.keys, d.vals, depth)
+		}
+		keys := dictKeys(v)
+		vals := make([]Value, len(keys))
+		for i, k := range keys {
+			vals[i], _ = dictGet(v, k)
+		}
+		return w.object(v, keys, vals, depth)
 	case Object:
 		switch o := v.ref.(type) {
 		case *namespace:
@@ -189,33 +197,43 @@ func (w *jsonWriter) value(v Value, depth int) error {
 					keys, vals = append(keys, strValue(f.Name)), append(vals, fromReflect(fv))
 				}
 			}
-			return w.object(v, keys, func(k Value) Value {
-				// keys may come back sorted (sort_keys): find k's own value.
-				return vals[slices.IndexFunc(keys, func(x Value) bool { return x.s == k.s })]
-			}, depth)
+			return w.object(v, keys, vals, depth)
 		}
 		return fmt.Errorf("tojson: %s has no JSON form", typeName(v))
 	}
 	return nil
 }
 
-func (w *jsonWriter) object(v Value, keys []Value, get func(Value) Value, depth int) error {
+// enter pushes a list or dict on the stack of those being written, which
+// the caller pops when it is written: one that holds itself is an error.
+func (w *jsonWriter) enter(v Value) error {
+	ptr, _ := refPointer(v)
+	if ptr != 0 && w.p.inside(ptr) {
+		return fmt.Errorf("tojson: the value contains itself")
+	}
+	w.p.stack = append(w.p.stack, ptr)
+	return nil
+}
+
+// object writes a dict whose keys and values are keys and vals, in
+// their order or sorted (sort_keys).
+func (w *jsonWriter) object(v Value, keys, vals []Value, depth int) error {
 	if len(keys) == 0 {
 		w.p.b = append(w.p.b, "{}"...)
 		return nil
 	}
-	if ptr, ok := refPointer(v); ok {
-		if w.p.inside(ptr) {
-			return fmt.Errorf("tojson: the value contains itself")
-		}
-		w.p.stack = append(w.p.stack, ptr)
-		defer func() { w.p.stack = w.p.stack[:len(w.p.stack)-1] }()
+	if err := w.enter(v); err != nil {
+		return err
 	}
+	var order []int // the order of the keys written, when sorted
 	if w.o.sortKeys {
-		keys = slices.Clone(keys)
+		order = make([]int, len(keys))
+		for i := range order {
+			order[i] = i
+		}
 		var err error
-		slices.SortStableFunc(keys, func(a, b Value) int {
-			c, e := compare(a, b)
+		slices.SortStableFunc(order, func(a, b int) int {
+			c, e := compare(keys[a], keys[b])
 			if e != nil && err == nil {
 				err = fmt.Errorf("tojson: keys cannot be sorted: %v", e)
 			}
@@ -226,7 +244,12 @@ func (w *jsonWriter) object(v Value, keys []Value, get func(Value) Value, depth 
 		}
 	}
 	w.p.b = append(w.p.b, '{')
-	for i, k := range keys {
+	for i := range keys {
+		at := i
+		if order != nil {
+			at = order[i]
+		}
+		k := keys[at]
 		if i > 0 {
 			w.p.b = append(w.p.b, w.o.itemSep...)
 		}
@@ -249,27 +272,45 @@ func (w *jsonWriter) object(v Value, keys []Value, get func(Value) Value, depth 
 			return fmt.Errorf("tojson: keys must be str, int, float, bool or None, not %s", typeName(k))
 		}
 		w.p.b = append(w.p.b, w.o.keySep...)
-		if err := w.value(get(k), depth+1); err != nil {
+		if err := w.value(vals[at], depth+1); err != nil {
 			return err
 		}
 	}
 	w.nl(depth)
 	w.p.b = append(w.p.b, '}')
+	w.p.stack = w.p.stack[:len(w.p.stack)-1]
 	return nil
 }
 
-func (w *jsonWriter) str(s string) {
-	plain := true
-	for i := 0; i < len(s) && plain; i++ {
-		c := s[i]
-		plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && !(w.o.htmlSafe && (c == '<' || c == '>' || c == '&' || c == '\''))
+// jsonPlain holds the bytes a JSON string holds as they are: printable
+// ASCII but " and \\; jsonPlainHTML leaves out <, >, & and ' too.
+var jsonPlain, jsonPlainHTML = func() (plain, html [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		plain[c] = c != '"' && c != '\\'
+		html[c] = plain[c] && c != '<' && c != '>' && c != '&' && c != '\''
 	}
-	if plain {
-		w.p.b = append(append(append(w.p.b, '"'), s...), '"')
-		return
+	return plain, html
+}()
+
+// str writes s as a JSON string: runs of plain bytes as they are, the
+// rest a character at a time.
+func (w *jsonWriter) str(s string) {
+	plain := &jsonPlain
+	if w.o.htmlSafe {
+		plain = &jsonPlainHTML
 	}
 	b := append(w.p.b, '"')
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && plain[s[j]] {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[j:])
+		i = j + size
 		switch r {
 		case '"':
 			b = append(b, `\"`...)
@@ -296,8 +337,10 @@ func (w *jsonWriter) str(s string) {
 			case w.o.ensureASCII && r >= 0x10000:
 				r -= 0x10000
 				b = fmt.Appendf(b, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
-			default:
+			case r == utf8.RuneError && size == 1: // an invalid byte
 				b = utf8.AppendRune(b, r)
+			default:
+				b = append(b, s[j:i]...)
 			}
 		}
 	}

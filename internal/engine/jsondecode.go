@@ -3,10 +3,12 @@ package engine
 import (
 	"fmt"
 	"math/big"
+	mbits "math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/seed-e7d2830f/promptkit/message"
 )
@@ -35,9 +37,17 @@ const maxJSONDepth = 1000
 // it, into values. The values are never changed afterwards, so they can
 // be shared by any number of renders at once.
 func DecodeJSON(data []byte) (Value, error) {
-	d := jsonDecoder{src: string(data)}
+	// The stack holds the items of the open containers: a conversation's
+	// list of messages and the message being read.
+	d := jsonDecoder{src: string(data), stack: make([]Value, 0, min(len(data)/48+8, 256))}
+	return d.top(0)
+}
+
+// top reads the one value of the input, with only space around it,
+// inside depth containers.
+func (d *jsonDecoder) top(depth int) (Value, error) {
 	d.skipSpace()
-	v, err := d.value(0)
+	v, err := d.value(depth)
 	if err != nil {
 		return Value{}, err
 	}
@@ -47,9 +57,22 @@ func DecodeJSON(data []byte) (Value, error) {
 	return v, nil
 }
 
+// CheckJSON reports whether data is what DecodeJSON accepts, with the
+// error DecodeJSON would give, without building the values: an input the
+// template never reads is checked, not decoded.
+func CheckJSON(data []byte) error {
+	// The check keeps no part of the text, so it reads data in place.
+	d := jsonDecoder{src: unsafe.String(unsafe.SliceData(data), len(data)), check: true}
+	_, err := d.top(0)
+	return err
+}
+
 type jsonDecoder struct {
 	src string
 	pos int
+	// check reads without building: containers and strings are skipped
+	// once they are known to be valid, and every value is None.
+	check bool
 	// stack holds the items of the containers being read (a dict's keys
 	// and values alternate), from the outermost; a container takes its
 	// items off the top when it closes.
@@ -60,9 +83,9 @@ type jsonDecoder struct {
 	seqs  []seqData
 	dicts []OrderedDict
 	esc   strings.Builder
-	// slabs is how many slabs were made: each is twice the one before,
-	// the first sized from the input.
-	slabs int
+	// carved is how many values the slabs gave out: with the bytes read
+	// so far, it sizes the next slab for the rest of the input.
+	carved int
 }
 
 // SyntaxError is a JSON text that is not valid, with the line and column
@@ -128,6 +151,8 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 	var v Value
 	var err error
 	switch c := d.src[d.pos]; {
+	case c == '"' && d.check:
+		err = d.skipStr()
 	case c == '"':
 		var s string
 		s, err = d.str()
@@ -179,7 +204,9 @@ func (d *jsonDecoder) array(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		d.stack = append(d.stack, v)
+		if !d.check {
+			d.stack = append(d.stack, v)
+		}
 		if d.pos >= len(d.src) {
 			return Value{}, d.unexpected("")
 		}
@@ -208,7 +235,13 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 		if d.pos >= len(d.src) || d.src[d.pos] != '"' {
 			return Value{}, d.unexpected("looking for beginning of object key string")
 		}
-		k, err := d.str()
+		var k string
+		var err error
+		if d.check {
+			err = d.skipStr()
+		} else {
+			k, err = d.str()
+		}
 		if err != nil {
 			return Value{}, err
 		}
@@ -222,7 +255,9 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		d.stack = append(d.stack, strValue(k), v)
+		if !d.check {
+			d.stack = append(d.stack, strValue(k), v)
+		}
 		if d.pos >= len(d.src) {
 			return Value{}, d.unexpected("")
 		}
@@ -242,24 +277,46 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 // carve returns n values of the slab, to be filled and never appended to.
 func (d *jsonDecoder) carve(n int) []Value {
 	if n > len(d.slab) {
-		// JSON spends a few dozen bytes a value (a key, a string):
-		// a first slab of a value per 32 bytes rarely needs a second.
-		size := min(max(len(d.src)/32, 16)<<d.slabs, 4096)
-		d.slabs++
-		d.slab = make([]Value, max(n, size))
+		// A conversation spends about 17 bytes of JSON a value (a key,
+		// a string), a tool's schema 11: the first slab has a value
+		// for every 16 bytes, the next as many as the rest of the input
+		// holds at the rate read so far, and a quarter more. Values
+		// written as tokens (ValueWriter) have no text: each slab is half
+		// as large as all before it.
+		size := len(d.src) / 16
+		switch {
+		case len(d.src) == 0:
+			size = d.carved / 2
+		case d.carved > 0:
+			size = (len(d.src) - d.pos) * d.carved / max(d.pos, 1) * 5 / 4
+		}
+		d.slab = make([]Value, max(n, min(max(size, 16), 4096)))
 	}
+	d.carved += n
 	s := d.slab[:n:n]
 	d.slab = d.slab[n:]
 	return s
 }
 
+// headers is how many list or dict headers to make at once: one for
+// every per bytes of the input, or 16 for values written as tokens.
+func (d *jsonDecoder) headers(per int) int {
+	if len(d.src) == 0 {
+		return 16
+	}
+	return min(len(d.src)/per+1, 64)
+}
+
 // list closes a list whose items are the stack's above base.
 func (d *jsonDecoder) list(base int) Value {
+	if d.check {
+		return none
+	}
 	items := d.carve(len(d.stack) - base)
 	copy(items, d.stack[base:])
 	d.stack = d.stack[:base]
 	if len(d.seqs) == 0 {
-		d.seqs = make([]seqData, min(len(d.src)/512+1, 64))
+		d.seqs = make([]seqData, d.headers(256))
 	}
 	s := &d.seqs[0]
 	d.seqs = d.seqs[1:]
@@ -271,6 +328,9 @@ func (d *jsonDecoder) list(base int) Value {
 // base. A repeated key keeps its first place and takes its last value,
 // as in a Python dict.
 func (d *jsonDecoder) dict(base int) Value {
+	if d.check {
+		return none
+	}
 	pairs := d.stack[base:]
 	n := len(pairs) / 2
 	kv := d.carve(2 * n)
@@ -308,7 +368,7 @@ func (d *jsonDecoder) dict(base int) Value {
 	}
 	d.stack = d.stack[:base]
 	if len(d.dicts) == 0 {
-		d.dicts = make([]OrderedDict, min(len(d.src)/256+1, 64))
+		d.dicts = make([]OrderedDict, d.headers(96))
 	}
 	o := &d.dicts[0]
 	d.dicts = d.dicts[1:]
@@ -397,6 +457,42 @@ func (d *jsonDecoder) str() (string, error) {
 	return d.unescape(start)
 }
 
+// skipStr reads past a string, as str would read it, without building
+// it: only an escape or a control character can make a string invalid.
+func (d *jsonDecoder) skipStr() error {
+	d.pos++ // "
+	for {
+		j, _ := d.scan(d.pos)
+		d.pos = j
+		if j >= len(d.src) {
+			return d.unexpected("")
+		}
+		switch d.src[j] {
+		case '"':
+			d.pos++
+			return nil
+		case '\\':
+			d.pos++
+			if d.pos >= len(d.src) {
+				return d.unexpected("")
+			}
+			switch d.src[d.pos] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.pos++
+			case 'u':
+				d.pos++
+				if _, err := d.hex4(); err != nil {
+					return err
+				}
+			default:
+				return d.unexpected("in string escape code")
+			}
+		default:
+			return d.unexpected("in string literal")
+		}
+	}
+}
+
 const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080
@@ -405,7 +501,7 @@ const (
 // scan returns the position of the first byte from i on that a string
 // cannot hold as it is (", \ or a control character), or len(src), and
 // the bits of the bytes before it (high&msb: one of them is not ASCII).
-// It reads eight bytes at a time.
+// It reads eight bytes at a time, the last few one at a time.
 func (d *jsonDecoder) scan(i int) (int, uint64) {
 	s := d.src
 	var high uint64
@@ -416,9 +512,11 @@ func (d *jsonDecoder) scan(i int) (int, uint64) {
 		q, b := x^(lsb*'"'), x^(lsb*'\\')
 		// A byte is zero, or below 0x20, exactly when such a test sets
 		// its top bit in one of the eight (the borrows aside, which only
-		// follow a byte that is).
-		if ((q-lsb)&^q|(b-lsb)&^b|(x-lsb*0x20)&^x)&msb != 0 {
-			break
+		// follow a byte that is): the lowest bit set is the first such
+		// byte.
+		if m := ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x) & msb; m != 0 {
+			k := mbits.TrailingZeros64(m) / 8
+			return i + k, high | x&(1<<(8*k)-1)
 		}
 		high |= x
 	}
@@ -571,7 +669,12 @@ type ValueWriter struct {
 var _ message.TokenWriter = (*ValueWriter)(nil)
 
 func (w *ValueWriter) push(v Value) { w.d.stack = append(w.d.stack, v) }
-func (w *ValueWriter) begin()       { w.open = append(w.open, len(w.d.stack)) }
+func (w *ValueWriter) begin() {
+	if w.open == nil { // room for a conversation's nesting and a message's items
+		w.open, w.d.stack = make([]int, 0, 16), make([]Value, 0, 64)
+	}
+	w.open = append(w.open, len(w.d.stack))
+}
 func (w *ValueWriter) end() int {
 	base := w.open[len(w.open)-1]
 	w.open = w.open[:len(w.open)-1]
@@ -592,16 +695,36 @@ func (w *ValueWriter) JSON(text string) error {
 	src, pos := w.d.src, w.d.pos
 	defer func() { w.d.src, w.d.pos = src, pos }()
 	w.d.src, w.d.pos = text, 0
-	w.d.skipSpace()
-	v, err := w.d.value(len(w.open))
+	v, err := w.d.top(len(w.open))
 	if err != nil {
 		return err
 	}
-	if w.d.pos < len(w.d.src) {
-		return w.d.errorf("unexpected data after the JSON value")
-	}
 	w.push(v)
 	return nil
+}
+
+// CheckWriter is a ValueWriter that builds nothing: it refuses what a
+// ValueWriter refuses (a JSON text that is invalid, or nested too deep
+// with the containers around it), for an input the template never reads.
+// Its zero value is ready.
+type CheckWriter struct{ depth int }
+
+var _ message.TokenWriter = (*CheckWriter)(nil)
+
+func (w *CheckWriter) BeginObject() { w.depth++ }
+func (w *CheckWriter) EndObject()   { w.depth-- }
+func (w *CheckWriter) BeginList()   { w.depth++ }
+func (w *CheckWriter) EndList()     { w.depth-- }
+func (*CheckWriter) Key(string)     {}
+func (*CheckWriter) String(string)  {}
+func (*CheckWriter) Bool(bool)      {}
+func (*CheckWriter) Null()          {}
+
+// JSON checks text, one JSON value, as ValueWriter.JSON reads it.
+func (w *CheckWriter) JSON(text string) error {
+	d := jsonDecoder{src: text, check: true}
+	_, err := d.top(w.depth)
+	return err
 }
 
 // Value returns the value written: the last one written at the top.

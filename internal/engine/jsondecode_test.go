@@ -36,6 +36,7 @@ func TestDecodeJSON(t *testing.T) {
 	} {
 		v, err := DecodeJSON([]byte(c.in))
 		require.NoError(t, err, c.in)
+		require.NoError(t, CheckJSON([]byte(c.in)), c.in)
 		got, err := reprString(v)
 		require.NoError(t, err)
 		assert.Equal(t, c.repr, got, c.in)
@@ -64,10 +65,12 @@ func TestDecodeJSONErrors(t *testing.T) {
 		assert.Equal(t, c.msg, err.Error(), c.in)
 		var se *SyntaxError
 		assert.True(t, errors.As(err, &se), c.in)
+		assert.EqualError(t, CheckJSON([]byte(c.in)), c.msg, "CheckJSON of %s", c.in)
 	}
 	// As deep as the limit is fine.
 	_, err := DecodeJSON([]byte(strings.Repeat("[", 1001) + strings.Repeat("]", 1001)))
 	assert.NoError(t, err)
+	assert.NoError(t, CheckJSON([]byte(strings.Repeat("[", 1001)+strings.Repeat("]", 1001))))
 }
 
 // TestDecodeJSONSmallDicts: a dict of up to smallDict keys has no index,
@@ -105,7 +108,8 @@ func TestDecodeJSONSmallDicts(t *testing.T) {
 }
 
 // FuzzDecodeJSON holds the decoder to encoding/json (what it accepts,
-// and the values, order aside) and to the token-at-a-time decoder it
+// and the values, order aside), CheckJSON to the decoder (the same
+// error, or none), and the decoder to the token-at-a-time decoder it
 // replaced (the same values, in the same order, integers and floats
 // apart). Two differences are deliberate: an integer beyond 64 bits is
 // Python's int where the old decoder failed, and a float beyond the range
@@ -120,6 +124,11 @@ func FuzzDecodeJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := DecodeJSON(data)
+		if cerr := CheckJSON(data); err == nil {
+			require.NoError(t, cerr, "%q", data)
+		} else {
+			require.EqualError(t, cerr, err.Error(), "%q", data)
+		}
 		if !json.Valid(data) {
 			require.Error(t, err, "encoding/json refuses %q", data)
 			return

@@ -176,6 +176,9 @@ func (st *state) release() {
 	st.caps = st.caps[:0]
 	st.sink, st.act, st.at, st.stop, st.lim, st.budget = nil, nil, nil, nil, nil, nil
 	st.out = output{}
+	if cap(st.json) > 64<<10 { // a large tojson: its buffer is not kept
+		st.json = nil
+	}
 	st.chat.reset()
 	for _, l := range st.loops[:st.nloop] { // a render that failed inside loops
 		*l = loopObj{}

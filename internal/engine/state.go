@@ -107,6 +107,7 @@ type state struct {
 	strict bool
 	chat   chatSink
 	args   []Value    // scratch for call arguments
+	json   []byte     // tojson's buffer, reused by the render's calls
 	loops  []*loopObj // loop objects of the loops running that reuse them (forDef.reuse), and spares
 	nloop  int        // how many of loops are running
 	root   activation
