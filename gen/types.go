@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 )
 
 // types turns schemas into Go types, declaring one struct per object

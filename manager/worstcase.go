@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 	"github.com/seed-e7d2830f/promptkit/tokens"

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 )
 
 // Validation under a budget. A value is validated under the render's

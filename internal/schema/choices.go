@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 )
 
 // Choices returns the values the schema lists — an enum or a const,

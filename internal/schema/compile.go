@@ -10,8 +10,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema/kind"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )

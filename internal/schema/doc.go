@@ -7,7 +7,7 @@
 //
 // Schemas are JSON Schema draft 2020-12 (a schema may name another draft
 // with "$schema"), compiled and validated by
-// github.com/santhosh-tekuri/jsonschema/v6: promptkit has no validator of
+// github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema: promptkit has no validator of
 // its own. Every file a schema reads goes through the read function its
 // Compiler is given — for the manager, the loader's reader, which reads
 // only regular files of the set, within the size limit — and nothing

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 )
 
 // Index is the compiled schema of index.json itself.

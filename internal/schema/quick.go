@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 )
 
 // The quick path. Most schemas of a prompt set say only what type a value

@@ -7,7 +7,7 @@ import (
 	"regexp/syntax"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 )
 
 // The shape of a schema. A schema's size says little of what validating

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema/kind"
 	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
