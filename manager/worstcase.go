@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
-
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 	"github.com/seed-e7d2830f/promptkit/tokens"
 )
 

@@ -10,10 +10,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
 	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema/kind"
-
-	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
 
 // base is the URL the set's files have for the schema library: a $ref

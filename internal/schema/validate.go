@@ -12,11 +12,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
-	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema/kind"
-	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/seed-e7d2830f/promptkit/internal/jsonfields"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema"
+	"github.com/seed-e7d2830f/promptkit/internal/third_party/jsonschema/kind"
 )
 
 // Violation is one place where a value breaks its schema: the path from
