@@ -38,6 +38,10 @@
 //   - internal/schema: the JSON Schemas of typed variables: compiled once
 //     at load, turned into the types the front end checks paths against,
 //     and the validation of passed values;
+//   - internal/third_party/jsonschema: the JSON Schema library
+//     (santhosh-tekuri/jsonschema v6.0.3, Apache-2.0) vendored so that its
+//     drafts' meta-schemas compile when first needed, not at every start;
+//   - internal/third_party/jsonschema/kind: its error kinds;
 //   - internal/engine: promptkit's own engine: it compiles a checked
 //     program into an immutable tree and runs it, with Python's values,
 //     every filter, test, method and global, and the render's budgets;
