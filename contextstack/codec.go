@@ -201,12 +201,12 @@ func EncodeToolSpecs(tools []ToolSpec) ([]byte, error) {
 // tool, or a known field of the wrong JSON type — is ErrDecode, saying
 // which entry and which forms are accepted.
 func DecodeToolSpecs(data []byte) ([]ToolSpec, error) {
-	data = bytes.TrimSpace(data)
 	if !json.Valid(data) {
 		var v any
 		err := json.Unmarshal(data, &v)
 		return nil, fmt.Errorf("%w: %v", ErrDecode, err)
 	}
+	data = bytes.TrimSpace(data) // valid JSON: only JSON's whitespace is around it
 	var entries []json.RawMessage
 	switch {
 	case len(data) > 0 && data[0] == '[':

@@ -517,9 +517,24 @@ func marshal[T any](c *codec[T], v *T) ([]byte, error) {
 	return w.b, nil
 }
 
+// trimJSONSpace trims the whitespace JSON allows around a value: space,
+// tab, newline and carriage return, not the other characters
+// bytes.TrimSpace would take (a form feed, U+0085, U+00A0), which make
+// the text not JSON.
+func trimJSONSpace(data []byte) []byte {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	for len(data) > 0 && isSpace(data[0]) {
+		data = data[1:]
+	}
+	for len(data) > 0 && isSpace(data[len(data)-1]) {
+		data = data[:len(data)-1]
+	}
+	return data
+}
+
 func unmarshal[T any](c *codec[T], v *T, data []byte) error {
 	var out T
-	if err := c.decode(&reader{}, &out, bytes.TrimSpace(data)); err != nil {
+	if err := c.decode(&reader{}, &out, trimJSONSpace(data)); err != nil {
 		return err
 	}
 	*v = out
@@ -552,7 +567,7 @@ func EncodeTools(tools []Tool) ([]byte, error) {
 
 func decodeList[T any](data []byte, root, what string, c *codec[T]) ([]T, error) {
 	r := &reader{path: []string{root}}
-	out, err := readList(r, bytes.TrimSpace(data), what, c)
+	out, err := readList(r, trimJSONSpace(data), what, c)
 	if err != nil {
 		return nil, err
 	}

@@ -374,3 +374,20 @@ func withForm(m message.Message, f message.ContentForm) message.Message {
 	m.SetForm(f)
 	return m
 }
+
+// Around a list, only JSON's whitespace is whitespace: a form feed or
+// U+00A0 makes the text not JSON, as encoding/json says.
+func TestDecodeListWhitespace(t *testing.T) {
+	for _, in := range []string{" \t\r\n[] \n", "[]"} {
+		msgs, err := message.DecodeMessages([]byte(in))
+		require.NoError(t, err, "%q", in)
+		assert.Empty(t, msgs)
+	}
+	for _, in := range []string{"[]\f", "\f[]", "[]\u00a0", "\v[]"} {
+		_, err := message.DecodeMessages([]byte(in))
+		var fe *message.FieldError
+		require.ErrorAs(t, err, &fe, "%q", in)
+		_, err = message.DecodeTools([]byte(in))
+		require.ErrorAs(t, err, &fe, "%q", in)
+	}
+}
