@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -15,8 +16,9 @@ import (
 // FuzzParseVars feeds --vars JSON (through stdin, "-") and --var pairs (one
 // a line) to parseVars. It never panics; an error is always a usage error
 // (exit code 2); on success every well-formed --var pair is in the result
-// as a string (the last one of a key wins over earlier ones and over the
-// JSON) and every other key came from the JSON object.
+// (KEY=VALUE as a string, KEY:=JSON as its valid JSON text; the last one of
+// a key wins over earlier ones and over the JSON) and every other key came
+// from the JSON object.
 func FuzzParseVars(f *testing.F) {
 	f.Add(`{"intent": "查询", "n": 3, "xs": [1, 2.5, null], "d": {"a": true}}`, "tone=正式\nintent=override")
 	f.Add(``, "a=b=c")
@@ -42,10 +44,16 @@ func FuzzParseVars(f *testing.F) {
 			return
 		}
 		require.NotNil(t, out)
-		want := map[string]string{}
+		want := map[string]any{}
 		for _, p := range ps {
 			k, v, ok := strings.Cut(p, "=")
 			require.True(t, ok && k != "", "accepted malformed --var %q", p)
+			if name, isJSON := strings.CutSuffix(k, ":"); isJSON {
+				require.NotEmpty(t, name, "accepted --var %q without a name", p)
+				require.True(t, json.Valid([]byte(v)), "accepted --var %q with invalid JSON", p)
+				want[name] = json.RawMessage(v)
+				continue
+			}
 			want[k] = v
 		}
 		for k, v := range want {
