@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
@@ -54,10 +55,10 @@ var otherSpecialTokens = []string{"unk_token", "sep_token", "pad_token", "cls_to
 var chatVars = []string{"messages", "tools", "documents", "add_generation_prompt", "bos_token", "eos_token"}
 
 // hfOptions is how transformers reads a chat template, and hfCatalog the
-// builtins of its environment.
+// builtins of its environment (made when a chat template is first parsed).
 var (
 	hfOptions = jinja.Options{TrimBlocks: true, LStripBlocks: true}
-	hfCatalog = engine.Catalog(engine.Options{HuggingFace: true})
+	hfCatalog = sync.OnceValue(func() jinja.Catalog { return engine.Catalog(engine.Options{HuggingFace: true}) })
 )
 
 // ParseChatTemplate checks and compiles a chat template's source. name
@@ -93,7 +94,7 @@ func parseChatTemplate(name, source string, cfg *config) (*ChatTemplate, error) 
 	declared := slices.Clone(chatVars)
 	var prog *jinja.Program
 	for range 2 {
-		prog, err = jinja.Check(tree, &jinja.Config{Catalog: hfCatalog, Declared: declared, Lenient: true,
+		prog, err = jinja.Check(tree, &jinja.Config{Catalog: hfCatalog(), Declared: declared, Lenient: true,
 			Load: func(string) (*jinja.Tree, error) {
 				return nil, &jinja.LoadError{Kind: jinja.Include, Msg: "a chat template includes no file"}
 			}})

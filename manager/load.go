@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/seed-e7d2830f/promptkit/internal/engine"
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
@@ -99,8 +100,12 @@ type readFile struct {
 }
 
 // catalog is what the front end's checks know of the engine's builtins,
-// made from the engine's own tables.
-var catalog = engine.Catalog(engine.Options{})
+// made from the engine's own tables when a set is first loaded (not at
+// start: most commands of the CLI load nothing).
+var catalog = sync.OnceValue(func() *jinja.Catalog {
+	c := engine.Catalog(engine.Options{})
+	return &c
+})
 
 func newLoader(fsys fs.FS, cfg *config) *loader {
 	return &loader{fsys: fsys, cfg: cfg, read: map[string]readFile{}, files: map[string]fileSum{}}
@@ -292,7 +297,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 		return nil
 	}
 	cfg := &jinja.Config{
-		Catalog:         catalog,
+		Catalog:         *catalog(),
 		Declared:        names,
 		DeclareHint:     fmt.Sprintf("declare it in index.json under %q", e.Name),
 		Load:            l.includeLoader(h, c),
@@ -341,7 +346,7 @@ func (l *loader) compileSource(e Template, file, source string) *compiled {
 				optional = append(optional, v.Name)
 			}
 		}
-		for _, fe := range jinja.UnguardedReads(prog, optional, &catalog) {
+		for _, fe := range jinja.UnguardedReads(prog, optional, catalog()) {
 			c.unguarded = append(c.unguarded, &Error{Kind: ErrUndefined, Template: e.Name, Path: fe.File, Line: fe.Line, Col: fe.Col,
 				Variables: []string{fe.Name}, Msg: fe.Msg})
 		}

@@ -66,7 +66,7 @@ func (l *loader) checkTypes(c *compiled, prog *jinja.Program) {
 		c.schemas = append(c.schemas, varSchema{name: v.Name, index: i, schema: s})
 		types[v.Name] = s.Type()
 	}
-	if err := jinja.CheckTypes(prog, &catalog, types); err != nil {
+	if err := jinja.CheckTypes(prog, catalog(), types); err != nil {
 		l.frontProblems(c.info.Name, err)
 	}
 }
