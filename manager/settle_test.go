@@ -125,7 +125,8 @@ func TestWatchIgnoresFilesOutsideTheSet(t *testing.T) {
 	saveByRename(t, a, "A2")
 	waitRender(t, m, "a", "A2")
 	assert.Equal(t, uint64(2), m.Generation())
-	assert.Len(t, rec.all(), 1, "one reload, for the edit: %v", rec.all())
+	evs := rec.waitGeneration(t, 2)
+	assert.Len(t, evs, 1, "one reload, for the edit: %v", evs)
 }
 
 // A reload that failed because a file could not be read is retried when

@@ -91,6 +91,18 @@ func (r *recorder) failures() []ReloadEvent {
 	return out
 }
 
+// waitGeneration waits until the event of the reload that made generation
+// gen has reached the subscriber and returns the events so far. A render
+// sees a new set as soon as it is swapped in; its event is published
+// right after, from the reloading goroutine.
+func (r *recorder) waitGeneration(t *testing.T, gen uint64) []ReloadEvent {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		return slices.ContainsFunc(r.all(), func(ev ReloadEvent) bool { return ev.Err == nil && ev.Generation == gen })
+	}, waitLong, pollEvery, "no event of generation %d", gen)
+	return r.all()
+}
+
 // waitFailure waits for a failed reload attempt and returns it.
 func (r *recorder) waitFailure(t *testing.T) ReloadEvent {
 	t.Helper()
@@ -199,10 +211,9 @@ func TestWatchRenameOverSave(t *testing.T) {
 		waitRender(t, m, "a", want)
 		assert.Equal(t, uint64(v), m.Generation())
 	}
+	evs := rec.waitGeneration(t, m.Generation())
 	assert.Empty(t, rec.failures())
 	assert.NoError(t, m.LastError())
-	evs := rec.all()
-	require.NotEmpty(t, evs)
 	last := evs[len(evs)-1]
 	assert.Equal(t, TriggerWatch, last.Trigger)
 	assert.Equal(t, 1, last.Templates)
@@ -276,7 +287,7 @@ func TestWatchVimSave(t *testing.T) {
 	saveByRename(t, a, "again")
 	waitRender(t, m, "a", "again")
 	assert.Equal(t, uint64(3), m.Generation())
-	assert.Len(t, rec.all(), 2)
+	assert.Len(t, rec.waitGeneration(t, 3), 2)
 }
 
 func TestWatchIgnoresPureChmod(t *testing.T) {
@@ -569,7 +580,7 @@ func TestWatchOverflow(t *testing.T) {
 
 	m.w.Platform().Errors <- fsnotify.ErrEventOverflow
 	waitRender(t, m, "a", "A2")
-	evs := rec.all()
+	evs := rec.waitGeneration(t, m.Generation())
 	assert.Equal(t, TriggerOverflow, evs[len(evs)-1].Trigger)
 
 	writeFile(t, filepath.Join(dir, "sub", "a.md"), "A3")
@@ -603,7 +614,7 @@ func TestWatchPolling(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "new", "b.md"), "B")
 	saveByRename(t, filepath.Join(dir, IndexFile), index(map[string]string{"a": "a.md", "b": "new/b.md"}))
 	waitRender(t, m, "b", "B")
-	for _, ev := range rec.all() {
+	for _, ev := range rec.waitGeneration(t, m.Generation()) {
 		assert.Equal(t, TriggerPoll, ev.Trigger)
 	}
 
@@ -639,7 +650,7 @@ func TestWatchPollingAlongsideEvents(t *testing.T) {
 	require.NoError(t, m.w.Platform().Remove(sub))
 	writeFile(t, filepath.Join(dir, "sub", "a.md"), "A2")
 	waitRender(t, m, "a", "A2")
-	assert.Equal(t, TriggerPoll, rec.all()[0].Trigger)
+	assert.Equal(t, TriggerPoll, rec.waitGeneration(t, 2)[0].Trigger)
 }
 
 // TestWatchMaxWait writes without pause for longer than the maximum wait:
