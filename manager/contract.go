@@ -162,20 +162,29 @@ func (l *loader) contractProblem(kind error, template string, p *place, off int,
 }
 
 // contracts reads the call contracts of the entries from index.json
-// (data, without its byte-order mark). Entries without one are left as
-// they are.
-func (l *loader) contracts(data []byte, entries []Template) {
-	tree, err := jsontree.Parse(data)
-	if err != nil {
-		return // parseIndex reported it
+// (data, without its byte-order mark, and tree, its indexTree). Entries
+// without one are left as they are.
+func (l *loader) contracts(data []byte, tree *jsontree.Node, entries []Template) {
+	if tree == nil {
+		// Not an object, or a key repeated: parseIndexTree reported
+		// what is wrong, or read the entries without positions.
+		var err error
+		if tree, err = jsontree.Parse(data); err != nil {
+			return
+		}
 	}
 	ix := newPlace(IndexFile, data, tree)
-	for i := range entries {
-		e := tree.Get("templates").Get(entries[i].Name)
-		if e == nil {
-			continue
+	byName := map[string]*jsontree.Node{}
+	if ts := tree.Get("templates"); ts != nil {
+		byName = make(map[string]*jsontree.Node, len(ts.Members))
+		for _, m := range ts.Members {
+			byName[m.Key] = m.Value
 		}
-		l.contract(&entries[i], ix, e)
+	}
+	for i := range entries {
+		if e := byName[entries[i].Name]; e != nil {
+			l.contract(&entries[i], ix, e)
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
+	"github.com/seed-e7d2830f/promptkit/internal/jsontree"
 	"github.com/seed-e7d2830f/promptkit/tokens"
 )
 
@@ -90,15 +91,44 @@ func reservedName(name string) bool {
 
 // parseIndex reads index.json. It reports every problem it finds.
 func parseIndex(data []byte) ([]Template, []*Error) {
+	data = trimBOM(data)
+	return parseIndexTree(data, indexTree(data))
+}
+
+// trimBOM drops a UTF-8 byte-order mark: Windows editors save one; JSON
+// forbids it, but it carries no meaning, so it is skipped rather than
+// refused.
+func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\ufeff")) }
+
+// indexTree reads index.json (without its byte-order mark) once, with
+// positions, for the entries (parseIndexTree) and their call contracts
+// (loader.contracts); nil when it is not a JSON object, or repeats a key,
+// which encoding/json reads (and parseIndexTree reports) its own way.
+func indexTree(data []byte) *jsontree.Node {
+	tree, err := jsontree.Parse(data)
+	if err != nil || tree.Kind != '{' {
+		return nil
+	}
+	return tree
+}
+
+// parseIndexTree reads the entries of index.json from tree when it is
+// given (indexTree) and each value has the JSON type its key wants; any
+// other entry, variable or file is decoded by encoding/json, whose
+// errors the problems quote. Both ways give the same templates and the
+// same problems (FuzzParseIndex).
+func parseIndexTree(data []byte, tree *jsontree.Node) ([]Template, []*Error) {
 	var problems []*Error
 	bad := func(entry, format string, args ...any) {
 		problems = append(problems, &Error{Kind: ErrIndex, Template: entry, Path: IndexFile, Msg: fmt.Sprintf(format, args...)})
 	}
-	// Windows editors save UTF-8 with a byte-order mark; JSON forbids one,
-	// but it carries no meaning, so it is skipped rather than refused.
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	var top map[string]json.RawMessage
-	if err := decodeStrict(data, &top); err != nil {
+	if tree != nil {
+		top = make(map[string]json.RawMessage, len(tree.Members))
+		for _, m := range tree.Members {
+			top[m.Key] = m.Value.Raw(data)
+		}
+	} else if err := decodeStrict(data, &top); err != nil {
 		problems = append(problems, jsonError(data, err))
 		return nil, problems
 	}
@@ -126,8 +156,15 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 		bad("", "unsupported version %s (this promptkit reads version 1)", string(raw))
 	}
 	var entries map[string]json.RawMessage
+	var nodes map[string]*jsontree.Node // the entries' trees, when read from tree
 	if raw, ok := top["templates"]; !ok {
 		bad("", "missing \"templates\"")
+	} else if ts := tree.Get("templates"); ts != nil && ts.Kind == '{' {
+		entries = make(map[string]json.RawMessage, len(ts.Members))
+		nodes = make(map[string]*jsontree.Node, len(ts.Members))
+		for _, m := range ts.Members {
+			entries[m.Key], nodes[m.Key] = m.Value.Raw(data), m.Value
+		}
 	} else if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
 		bad("", "\"templates\" must be an object mapping names to entries")
 	}
@@ -138,7 +175,7 @@ func parseIndex(data []byte) ([]Template, []*Error) {
 	sort.Strings(names)
 	var out []Template
 	for _, name := range names {
-		t, errs := parseEntry(name, entries[name], setLenient)
+		t, errs := parseEntry(name, entries[name], data, nodes[name], setLenient)
 		problems = append(problems, errs...)
 		if len(errs) == 0 {
 			out = append(out, t)
@@ -157,7 +194,78 @@ func parseUndefined(raw json.RawMessage) (bool, error) {
 	return s == "lenient", nil
 }
 
-func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Error) {
+// indexEntry is an entry of index.json as encoding/json decodes it.
+type indexEntry struct {
+	Path        *string           `json:"path"`
+	Description string            `json:"description"`
+	Variables   []json.RawMessage `json:"variables"`
+	Undefined   json.RawMessage   `json:"undefined"`
+	Budget      json.RawMessage   `json:"budget"`
+	// The call contract: read with positions by contract.go.
+	Model, Tools, Output, Cache json.RawMessage
+
+	vars []*jsontree.Node // Variables' trees, when read from one
+}
+
+// entryKeys are the keys an entry may have.
+var entryKeys = append(append([]string{"path", "description", "variables", "undefined"}, contractKeys...), "budget")
+
+// fromTree fills e from the entry's tree n in the text data, as
+// encoding/json would, and
+// reports whether it could: every key is one of entryKeys and every value
+// has the type its field wants (no null, which encoding/json reads
+// field by field).
+func (e *indexEntry) fromTree(data []byte, n *jsontree.Node) bool {
+	if n == nil || n.Kind != '{' {
+		return false
+	}
+	for _, m := range n.Members {
+		v := m.Value
+		if v.Kind == 'n' {
+			return false
+		}
+		switch m.Key {
+		case "path":
+			if v.Kind != '"' {
+				return false
+			}
+			e.Path = &v.Str
+		case "description":
+			if v.Kind != '"' {
+				return false
+			}
+			e.Description = v.Str
+		case "variables":
+			if v.Kind != '[' {
+				return false
+			}
+			e.Variables = make([]json.RawMessage, len(v.Items))
+			for i, it := range v.Items {
+				e.Variables[i] = it.Raw(data)
+			}
+			e.vars = v.Items
+		case "undefined":
+			e.Undefined = v.Raw(data)
+		case "budget":
+			e.Budget = v.Raw(data)
+		case "model":
+			e.Model = v.Raw(data)
+		case "tools":
+			e.Tools = v.Raw(data)
+		case "output":
+			e.Output = v.Raw(data)
+		case "cache":
+			e.Cache = v.Raw(data)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseEntry reads the entry name of index.json: raw, and its tree n
+// in the index's text doc when it was read into one (nil otherwise).
+func parseEntry(name string, raw json.RawMessage, doc []byte, n *jsontree.Node, lenient bool) (Template, []*Error) {
 	var problems []*Error
 	bad := func(format string, args ...any) {
 		problems = append(problems, &Error{Kind: ErrIndex, Template: name, Path: IndexFile, Msg: fmt.Sprintf(format, args...)})
@@ -166,22 +274,17 @@ func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Er
 	if !templateNameRE.MatchString(name) {
 		bad("invalid template name (use letters, digits, _, . and -)")
 	}
-	var e struct {
-		Path        *string           `json:"path"`
-		Description string            `json:"description"`
-		Variables   []json.RawMessage `json:"variables"`
-		Undefined   json.RawMessage   `json:"undefined"`
-		Budget      json.RawMessage   `json:"budget"`
-		// The call contract: read with positions by contract.go.
-		Model, Tools, Output, Cache json.RawMessage
-	}
-	if err := exactKeys(raw, append(append([]string{"path", "description", "variables", "undefined"}, contractKeys...), "budget")...); err != nil {
-		bad("invalid entry: %v", err)
-		return t, problems
-	}
-	if err := decodeStrict(raw, &e); err != nil {
-		bad("invalid entry: %v", cleanJSONErr(err))
-		return t, problems
+	var e indexEntry
+	if !e.fromTree(doc, n) {
+		e = indexEntry{}
+		if err := exactKeys(raw, entryKeys...); err != nil {
+			bad("invalid entry: %v", err)
+			return t, problems
+		}
+		if err := decodeStrict(raw, &e); err != nil {
+			bad("invalid entry: %v", cleanJSONErr(err))
+			return t, problems
+		}
 	}
 	t.Description = e.Description
 	if e.Undefined != nil {
@@ -210,7 +313,11 @@ func parseEntry(name string, raw json.RawMessage, lenient bool) (Template, []*Er
 	}
 	seen := map[string]bool{}
 	for i, rv := range e.Variables {
-		v, err := parseVariable(rv)
+		var vn *jsontree.Node
+		if e.vars != nil {
+			vn = e.vars[i]
+		}
+		v, err := parseVariable(rv, doc, vn)
 		if err != nil {
 			bad("variables[%d]: %v", i, err)
 			continue
@@ -251,26 +358,66 @@ func parseBudget(raw json.RawMessage) (TokenBudget, error) {
 	return TokenBudget{Tokens: *o.Tokens, Encoding: o.Encoding}, nil
 }
 
-func parseVariable(raw json.RawMessage) (Variable, error) {
+// indexVariable is a variable object of index.json as encoding/json
+// decodes it.
+type indexVariable struct {
+	Name        *string         `json:"name"`
+	Required    *bool           `json:"required"`
+	Default     json.RawMessage `json:"default"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+}
+
+// fromTree fills o from the variable object's tree n, as encoding/json
+// would, and reports whether it could (see indexEntry.fromTree).
+func (o *indexVariable) fromTree(data []byte, n *jsontree.Node) bool {
+	if n == nil || n.Kind != '{' {
+		return false
+	}
+	for _, m := range n.Members {
+		v := m.Value
+		switch {
+		case v.Kind == 'n':
+			return false
+		case m.Key == "name" && v.Kind == '"':
+			o.Name = &v.Str
+		case m.Key == "required" && v.Kind == 't':
+			o.Required = &v.Bool
+		case m.Key == "default":
+			o.Default = v.Raw(data)
+		case m.Key == "description" && v.Kind == '"':
+			o.Description = v.Str
+		case m.Key == "schema":
+			o.Schema = v.Raw(data)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseVariable reads a variable of an entry: raw, and its tree n in
+// the index's text doc when it was read into one (nil otherwise).
+func parseVariable(raw json.RawMessage, doc []byte, n *jsontree.Node) (Variable, error) {
 	raw = bytes.TrimSpace(raw)
 	v := Variable{Required: true}
-	if len(raw) > 0 && raw[0] == '"' {
+	switch {
+	case n != nil && n.Kind == '"':
+		v.Name = n.Str
+	case len(raw) > 0 && raw[0] == '"':
 		if err := json.Unmarshal(raw, &v.Name); err != nil {
 			return v, err
 		}
-	} else {
-		var o struct {
-			Name        *string         `json:"name"`
-			Required    *bool           `json:"required"`
-			Default     json.RawMessage `json:"default"`
-			Description string          `json:"description"`
-			Schema      json.RawMessage `json:"schema"`
-		}
-		if err := exactKeys(raw, "name", "required", "default", "description", "schema"); err != nil {
-			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description, schema}: %v", err)
-		}
-		if err := decodeStrict(raw, &o); err != nil {
-			return v, fmt.Errorf("a variable is a name or an object {name, required, default, description, schema}: %v", cleanJSONErr(err))
+	default:
+		var o indexVariable
+		if !o.fromTree(doc, n) {
+			o = indexVariable{}
+			if err := exactKeys(raw, "name", "required", "default", "description", "schema"); err != nil {
+				return v, fmt.Errorf("a variable is a name or an object {name, required, default, description, schema}: %v", err)
+			}
+			if err := decodeStrict(raw, &o); err != nil {
+				return v, fmt.Errorf("a variable is a name or an object {name, required, default, description, schema}: %v", cleanJSONErr(err))
+			}
 		}
 		v.Schema = o.Schema
 		if o.Name == nil {

@@ -2,6 +2,7 @@ package manager
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,15 @@ import (
 // index.json with a position inside the input; an accepted entry has a
 // valid name, a path inside the root and valid, unique, unreserved
 // variables whose defaults belong to optional variables only.
+func sortedProblems(ps []*Error) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Error()
+	}
+	slices.Sort(out)
+	return out
+}
+
 func FuzzParseIndex(f *testing.F) {
 	for _, s := range []string{
 		`{"version": 1, "templates": {"title": {"path": "templates/title.md", "description": "d", "variables": ["intent"]}}}`,
@@ -27,11 +37,22 @@ func FuzzParseIndex(f *testing.F) {
 		"{\n\"version\": 1,\n\"templates\": {\"x\": {\"path\": 3}}\n}",
 		`[]`, `null`, ``, `{} {}`,
 		`{"version": 1, "templates": {"x": {"path": "x.md", "variables": [{"name": "n", "required": false, "default": {"a": [1, 2.5, null]}}]}}}`,
+		`{"version": 1, "templates": {"x": {"path": null, "description": null, "variables": null}}}`,
+		`{"version": 1, "templates": {"x": {"path": "x.md", "variables": [{"name": null}, {"name": "a", "required": null}, {"name": "b", "Required": false}, 7, null, "\u0061"]}}}`,
+		`{"version": 1, "undefined": "lenient", "templates": {"x": {"path": "x.md", "undefined": "strict", "budget": {"tokens": 10}, "model": {"name": "m"}}, "x": {"path": "y.md"}}}`,
+		`{"version": 1, "templates": {"x": {"path": "x.md", "Path": "y.md"}, "y": {"pa\u0074h": "y.md"}}}`,
+		"\ufeff{\"version\": 1, \"templates\": {}}",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, problems := parseIndex(data)
+		// Read from its tree or by encoding/json alone, the index gives
+		// the same entries and problems (in an order of their own: the
+		// top keys are a map's).
+		slow, slowProblems := parseIndexTree(trimBOM(data), nil)
+		require.Equal(t, slow, entries)
+		require.Equal(t, sortedProblems(slowProblems), sortedProblems(problems))
 		lines := strings.Count(string(data), "\n") + 1
 		for _, p := range problems {
 			require.True(t, errors.Is(p, ErrIndex) || errors.Is(p, ErrSandbox), "kind %v", p.Kind)

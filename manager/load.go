@@ -1,7 +1,6 @@
 package manager
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -121,9 +120,11 @@ func load(fsys fs.FS, cfg *config, prev *snapshot, log readLog) (*snapshot, erro
 	if err != nil {
 		return nil, &LoadError{Problems: []*Error{l.fileProblem("", IndexFile, err, "cannot read the index")}}
 	}
-	entries, problems := parseIndex(data)
+	data = trimBOM(data)
+	tree := indexTree(data) // read once, for the entries and their contracts
+	entries, problems := parseIndexTree(data, tree)
 	l.problems = problems
-	l.contracts(bytes.TrimPrefix(data, []byte("\ufeff")), entries)
+	l.contracts(data, tree, entries)
 	s := &snapshot{templates: map[string]*compiled{}}
 	for _, e := range entries {
 		if c := l.compileFile(e); c != nil {
