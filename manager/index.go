@@ -173,7 +173,7 @@ func parseIndexTree(data []byte, tree *jsontree.Node) ([]Template, []*Error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var out []Template
+	out := make([]Template, 0, len(names))
 	for _, name := range names {
 		t, errs := parseEntry(name, entries[name], data, nodes[name], setLenient)
 		problems = append(problems, errs...)
