@@ -15,9 +15,6 @@ type Compiler struct {
 	mediaTypes    map[string]*MediaType
 	assertFormat  bool
 	assertContent bool
-	// bootstrap marks the compiler that compiles the drafts' meta-schemas
-	// (loadDrafts): it must not wait for them. [promptkit]
-	bootstrap bool
 }
 
 // NewCompiler create Compiler Object.
@@ -179,9 +176,6 @@ func (c *Compiler) MustCompile(loc string) *Schema {
 
 // Compile compiles json-schema at given loc.
 func (c *Compiler) Compile(loc string) (*Schema, error) {
-	if !c.bootstrap {
-		loadDrafts() // [promptkit] compiled when first needed, not at init
-	}
 	uf, err := absolute(loc)
 	if err != nil {
 		return nil, err

@@ -15,8 +15,13 @@ type Draft struct {
 	id            string             // property name used to represent id
 	subschemas    []SchemaPath       // locations of subschemas
 	vocabPrefix   string             // prefix used for vocabulary
-	allVocabs     map[string]*Schema // names of supported vocabs with its schemas
+	allVocabs     map[string]*Schema // names of supported vocabs [promptkit: the schemas are in vocabSchemas]
 	defaultVocabs []string           // names of default vocabs
+
+	// [promptkit] The meta-schema (sch) and the vocabularies' schemas are
+	// compiled once, when a schema of the draft is first validated.
+	once         sync.Once
+	vocabSchemas map[string]*Schema
 }
 
 // String returns the specification url.
@@ -125,22 +130,22 @@ var (
 	draftLatest = Draft2020
 )
 
-// draftsOnce compiles the drafts' meta-schemas once, when a compiler
-// first compiles a schema. [promptkit: upstream does it in an init
-// function, which every process that links the package pays at start.]
-var draftsOnce sync.Once
-
-func loadDrafts() {
-	draftsOnce.Do(func() {
+// load compiles the draft's meta-schema and its vocabularies' schemas,
+// once, when a schema of the draft is first validated. [promptkit:
+// upstream compiles all five drafts in an init function, which every
+// process that links the package pays at start.] A meta-schema document
+// is not validated itself (roots.addRoot), so compiling one never needs
+// a draft loaded.
+func (d *Draft) load() {
+	d.once.Do(func() {
 		c := NewCompiler()
-		c.bootstrap = true
 		c.AssertFormat()
-		for _, d := range []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020} {
-			d.sch = c.MustCompile(d.url)
-			for name := range d.allVocabs {
-				d.allVocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
-			}
+		d.sch = c.MustCompile(d.url)
+		vocabs := make(map[string]*Schema, len(d.allVocabs))
+		for name := range d.allVocabs {
+			vocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
 		}
+		d.vocabSchemas = vocabs
 	})
 }
 
@@ -273,6 +278,7 @@ func (d *dialect) activeVocabs(assertVocabs bool, vocabularies map[string]*Vocab
 }
 
 func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabulary) *Schema {
+	d.draft.load() // [promptkit]
 	vocabs := d.activeVocabs(assertVocabs, vocabularies)
 	if vocabs == nil {
 		return d.draft.sch
@@ -280,7 +286,7 @@ func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabula
 
 	var allOf []*Schema
 	for _, vocab := range vocabs {
-		sch := d.draft.allVocabs[vocab]
+		sch := d.draft.vocabSchemas[vocab] // [promptkit]
 		if sch == nil {
 			if v, ok := vocabularies[vocab]; ok {
 				sch = v.Schema
@@ -291,7 +297,7 @@ func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabula
 		}
 	}
 	if !slices.Contains(vocabs, "core") {
-		sch := d.draft.allVocabs["core"]
+		sch := d.draft.vocabSchemas["core"] // [promptkit]
 		if sch == nil {
 			sch = d.draft.sch
 		}
