@@ -211,10 +211,9 @@ type indexEntry struct {
 var entryKeys = append(append([]string{"path", "description", "variables", "undefined"}, contractKeys...), "budget")
 
 // fromTree fills e from the entry's tree n in the text data, as
-// encoding/json would, and
-// reports whether it could: every key is one of entryKeys and every value
-// has the type its field wants (no null, which encoding/json reads
-// field by field).
+// encoding/json would, and reports whether it could: every key is one of
+// entryKeys and every value has the type its field wants (no null, which
+// encoding/json reads field by field).
 func (e *indexEntry) fromTree(data []byte, n *jsontree.Node) bool {
 	if n == nil || n.Kind != '{' {
 		return false
