@@ -166,25 +166,25 @@ func (p *validParser) object(n *Node) error {
 func (p *validParser) str(key bool) string {
 	p.pos++ // "
 	start := p.pos
-	plain := true
+	escaped, wide := false, false
 	for {
 		c := p.data[p.pos]
 		if c == '"' {
 			break
 		}
 		if c == '\\' {
-			plain = false
+			escaped = true
 			p.pos += 2 // the escape's first byte cannot be "
 			continue
 		}
-		if c >= utf8.RuneSelf {
-			plain = false
-		}
+		wide = wide || c >= utf8.RuneSelf
 		p.pos++
 	}
 	raw := p.data[start:p.pos]
 	p.pos++ // "
-	if !plain && !(noEscape(raw) && utf8.Valid(raw)) {
+	if escaped || wide && !utf8.Valid(raw) {
+		// Decoded as encoding/json decodes it: escapes, and U+FFFD for
+		// each invalid byte.
 		var s string
 		_ = json.Unmarshal(p.data[start-1:p.pos], &s) // valid: the text is
 		return s
@@ -198,15 +198,4 @@ func (p *validParser) str(key bool) string {
 		return s
 	}
 	return string(raw)
-}
-
-// noEscape reports whether raw holds no escape: a string of valid UTF-8
-// without escapes decodes to its own bytes.
-func noEscape(raw []byte) bool {
-	for _, c := range raw {
-		if c == '\\' {
-			return false
-		}
-	}
-	return true
 }
