@@ -41,7 +41,7 @@ import (
 type workload struct {
 	name, label, golden string
 	tmpl                *manager.ChatTemplate
-	json, typed         manager.ChatInput
+	json, typed, values manager.ChatInput
 }
 
 // result is one engine's time on one template in one round, or why it
@@ -83,11 +83,7 @@ func main() {
 	for r := range *rounds {
 		var round []result
 		for _, w := range ws {
-			for _, how := range []string{"json", "typed"} {
-				in := w.json
-				if how == "typed" {
-					in = w.typed
-				}
+			for how, in := range map[string]manager.ChatInput{"json": w.json, "typed": w.typed, "values": w.values} {
 				round = append(round, result{Engine: "promptkit-" + how, Template: w.name, NsPerOp: timeApply(w.tmpl, in, *minTime)})
 			}
 		}
@@ -137,6 +133,16 @@ func load(root string) ([]workload, error) {
 	if err != nil {
 		return nil, err
 	}
+	// As a server holds a request it has decoded once: the values are
+	// read by every application and never changed.
+	msgsValue, err := manager.DecodeChatValue(conv.Messages)
+	if err != nil {
+		return nil, err
+	}
+	toolsValue, err := manager.DecodeChatValue(conv.Tools)
+	if err != nil {
+		return nil, err
+	}
 	var out []workload
 	for _, s := range spec.Templates {
 		var c struct {
@@ -160,9 +166,10 @@ func load(root string) ([]workload, error) {
 			return nil, err
 		}
 		w := workload{name: s.Name, label: s.Label, golden: string(golden), tmpl: t,
-			json:  manager.ChatInput{MessagesJSON: conv.Messages, ToolsJSON: conv.Tools, AddGenerationPrompt: true, BOS: c.BOS, EOS: c.EOS},
-			typed: manager.ChatInput{Messages: msgs, Tools: tools, AddGenerationPrompt: true, BOS: c.BOS, EOS: c.EOS}}
-		for _, in := range []manager.ChatInput{w.json, w.typed} {
+			json:   manager.ChatInput{MessagesJSON: conv.Messages, ToolsJSON: conv.Tools, AddGenerationPrompt: true, BOS: c.BOS, EOS: c.EOS},
+			typed:  manager.ChatInput{Messages: msgs, Tools: tools, AddGenerationPrompt: true, BOS: c.BOS, EOS: c.EOS},
+			values: manager.ChatInput{MessagesValue: msgsValue, ToolsValue: toolsValue, AddGenerationPrompt: true, BOS: c.BOS, EOS: c.EOS}}
+		for _, in := range []manager.ChatInput{w.json, w.typed, w.values} {
 			got, err := t.Apply(context.Background(), in)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", s.Name, err)
@@ -230,6 +237,7 @@ func report(ws []workload, all [][]result, missing map[string]string, versions m
 	engines := []struct{ key, label string }{
 		{"promptkit-json", "promptkit `Apply`, messages and tools as JSON"},
 		{"promptkit-typed", "promptkit `Apply`, typed messages and tools"},
+		{"promptkit-values", "promptkit `Apply`, messages and tools decoded once beforehand (`DecodeChatValue`)"},
 		{"jinja2", "Jinja2 (transformers' environment), from Python values"},
 		{"jinja2-json", "Jinja2, `json.loads` of the same JSON first"},
 		{"minja", "minja (C++, llama.cpp's engine), from parsed JSON"},
