@@ -52,7 +52,19 @@ type builtinDef struct {
 	out     jinja.Result
 	refused string // why it is not supported, if it is not
 	fn      builtinFn
+	// print, when set, is fn for a filter whose result is printed
+	// ({{ x | f(…) }}): it writes str() of the result to the output
+	// without building it (see printFn).
+	print printFn
 }
+
+// printFn writes what printing fn(st, in, args, nil) would write, and
+// reports whether it did. It takes only the plain case — string inputs
+// and arguments, nothing undefined — and leaves the output untouched
+// when it returns false: the caller then calls fn, which gives the
+// result or the error. A filter printed this way never builds its result
+// string, so a prompt's {{ tags | join(", ") }} costs no allocation.
+type printFn func(st *state, in Value, args []Value) (bool, error)
 
 // The kinds of input builtins take, and what they return.
 const (
@@ -228,14 +240,7 @@ func (c *builtinCall) call(st *state, in Value) Value {
 	if c.dyn != nil || c.dynkw != nil {
 		return c.callDynamic(st, in)
 	}
-	base := len(st.args)
-	for i, a := range c.args {
-		if a == nil {
-			st.args = append(st.args, c.def.params[i].def)
-		} else {
-			st.args = append(st.args, a.eval(st))
-		}
-	}
+	base := c.push(st)
 	var ex *extra
 	if len(c.rest) > 0 || len(c.kw) > 0 {
 		ex = &extra{}
@@ -256,6 +261,49 @@ func (c *builtinCall) call(st *state, in Value) Value {
 		st.fail(&c.at, err)
 	}
 	return r
+}
+
+// push evaluates the arguments bound to parameters onto the state's
+// stack, and returns where they start.
+func (c *builtinCall) push(st *state) int {
+	base := len(st.args)
+	for i, a := range c.args {
+		if a == nil {
+			st.args = append(st.args, c.def.params[i].def)
+		} else {
+			st.args = append(st.args, a.eval(st))
+		}
+	}
+	return base
+}
+
+// printable reports whether the call can be printed by its builtin's
+// print form: it has one, and every argument is bound at load to a
+// parameter (no extras, no *args or **kwargs).
+func (c *builtinCall) printable() bool {
+	return c.def.print != nil && len(c.rest) == 0 && len(c.kw) == 0 && c.dyn == nil && c.dynkw == nil
+}
+
+// print prints the builtin's result for in (a printable call): through
+// its print form when that takes the values, else as call would give it.
+// at is the printed expression's site.
+func (c *builtinCall) print(st *state, in Value, at *site) {
+	base := c.push(st)
+	args := st.args[base:len(st.args):len(st.args)]
+	st.at = &c.at
+	ok, err := c.def.print(st, in, args)
+	if err == nil && !ok {
+		var r Value
+		if r, err = c.def.invoke(st, in, args, nil); err == nil {
+			st.args = st.args[:base]
+			st.print(at, r)
+			return
+		}
+	}
+	st.args = st.args[:base]
+	if err != nil {
+		st.fail(&c.at, err)
+	}
 }
 
 // callDynamic binds *args and **kwargs at run time.

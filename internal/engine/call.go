@@ -24,6 +24,9 @@ type filterX struct {
 
 func (x *filterX) eval(st *state) Value { return x.c.call(st, x.x.eval(st)) }
 
+// print prints the filter's result ({{ x | f }}, x.c printable).
+func (x *filterX) print(st *state, at *site) { x.c.print(st, x.x.eval(st), at) }
+
 // testX applies a test.
 type testX struct {
 	x   expr

@@ -405,6 +405,10 @@ func (c *compiler) output(n *jinja.OutputNode) {
 		if v, ok := x.x.(*slotX); ok && !x.method {
 			p.slot = int32(v.slot)
 		}
+	case *filterX:
+		if x.c.printable() {
+			p.f = x
+		}
 	}
 	c.run = append(c.run, p)
 }

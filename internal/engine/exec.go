@@ -62,6 +62,9 @@ type printPart struct {
 	// {{ name }} or {{ doc.title }} of a string: printPart.direct writes
 	// those without building their Value; any other value takes x.
 	slot int32
+	// f: x is a filter whose builtin prints its result in place (see
+	// printFn).
+	f *filterX
 }
 
 func (n printNode) exec(st *state) flow {
@@ -71,6 +74,8 @@ func (n printNode) exec(st *state) flow {
 		case p.x == nil:
 			st.WriteString(p.text)
 		case p.slot >= 0 && p.direct(st):
+		case p.f != nil:
+			p.f.print(st, &p.at)
 		default:
 			if c, ok := p.x.(*addChainX); ok {
 				c.print(st, &p.at)

@@ -24,7 +24,7 @@ func init() {
 		&builtinDef{name: "abs", in: kNumber, fn: filterAbs},
 		&builtinDef{name: "attr", params: []param{req("name")}, fn: filterAttr},
 		&builtinDef{name: "batch", in: kSeq, params: []param{req("linecount"), opt("fill_with", none0)}, fn: filterBatch},
-		&builtinDef{name: "capitalize", in: kString, out: outString, fn: strFilter(pyCapitalize)},
+		&builtinDef{name: "capitalize", in: kString, out: outString, fn: strFilter(pyCapitalize), print: printCapitalize},
 		&builtinDef{name: "center", in: kString, out: outString, params: []param{opt("width", intValue(80))}, fn: filterCenter},
 		&builtinDef{name: "default", undef: true, out: outInOrArg, params: []param{takesUndefined(opt("default_value", strValue(""))), opt("boolean", vFalse)}, fn: filterDefault},
 		&builtinDef{name: "dictsort", in: kObject, params: []param{opt("case_sensitive", vFalse), opt("by", strValue("key")), opt("reverse", vFalse)}, fn: filterDictsort},
@@ -38,11 +38,11 @@ func init() {
 		&builtinDef{name: "indent", in: kString, out: outString, params: []param{opt("width", intValue(4)), opt("first", vFalse), opt("blank", vFalse)}, fn: filterIndent},
 		&builtinDef{name: "int", out: outInt, params: []param{opt("default", intValue(0)), opt("base", intValue(10))}, fn: filterInt},
 		&builtinDef{name: "items", undef: true, in: kObject, fn: filterItems},
-		&builtinDef{name: "join", in: kIter, out: outString, params: []param{opt("d", strValue("")), opt("attribute", none0)}, fn: filterJoin},
+		&builtinDef{name: "join", in: kIter, out: outString, params: []param{opt("d", strValue("")), opt("attribute", none0)}, fn: filterJoin, print: printJoin},
 		&builtinDef{name: "last", in: kSeq, out: outElem, fn: filterLast},
 		&builtinDef{name: "length", in: kIter, out: outInt, fn: filterLength},
 		&builtinDef{name: "list", in: kIter, out: outInput, fn: filterList},
-		&builtinDef{name: "lower", in: kString, out: outString, fn: strFilter(pyLower)},
+		&builtinDef{name: "lower", in: kString, out: outString, fn: strFilter(pyLower), print: printLower},
 		&builtinDef{name: "map", in: kArray | kObject, rest: true, anyKw: true, fn: filterMap},
 		&builtinDef{name: "max", in: kSeq, params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: func(st *state, in Value, a []Value, _ *extra) (Value, error) {
 			return minMax(st, in, a, 1)
@@ -54,7 +54,7 @@ func init() {
 		refuse("random", "it picks at random, which would make a prompt non-reproducible"),
 		&builtinDef{name: "reject", in: kIter, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, false)},
 		&builtinDef{name: "rejectattr", in: kArray, out: outInput, rest: true, anyKw: true, fn: selectFilter(false, true)},
-		&builtinDef{name: "replace", out: outString, params: []param{req("old"), req("new"), opt("count", none0)}, fn: filterReplace},
+		&builtinDef{name: "replace", out: outString, params: []param{req("old"), req("new"), opt("count", none0)}, fn: filterReplace, print: printReplace},
 		&builtinDef{name: "reverse", in: kSeq, out: outInput, fn: filterReverse},
 		&builtinDef{name: "round", in: kNumber, params: []param{opt("precision", intValue(0)), opt("method", strValue("common"))}, fn: filterRound},
 		&builtinDef{name: "safe", fn: func(st *state, in Value, _ []Value, _ *extra) (Value, error) {
@@ -81,12 +81,12 @@ func init() {
 			r, err := strFilter(jinjaTitle)(st, in, a, ex)
 			r.n = 0 // Jinja's title joins plain strings: never markup
 			return r, err
-		}},
-		&builtinDef{name: "tojson", out: outString, params: []param{opt("indent", none0)}, fn: filterToJSON},
+		}, print: printTitle},
+		&builtinDef{name: "tojson", out: outString, params: []param{opt("indent", none0)}, fn: filterToJSON, print: printToJSON},
 		&builtinDef{name: "trim", in: kString, out: outString, params: []param{opt("chars", none0)}, fn: filterTrim},
 		&builtinDef{name: "truncate", in: kString, out: outString, params: []param{opt("length", intValue(255)), opt("killwords", vFalse), opt("end", strValue("...")), opt("leeway", none0)}, fn: filterTruncate},
 		&builtinDef{name: "unique", in: kSeq, out: outInput, params: []param{opt("case_sensitive", vFalse), opt("attribute", none0)}, fn: filterUnique},
-		&builtinDef{name: "upper", in: kString, out: outString, fn: strFilter(pyUpper)},
+		&builtinDef{name: "upper", in: kString, out: outString, fn: strFilter(pyUpper), print: printUpper},
 		&builtinDef{name: "urlencode", out: outString, fn: filterURLEncode},
 		&builtinDef{name: "urlize", in: kString, out: outString, params: []param{opt("trim_url_limit", none0), opt("nofollow", vFalse), opt("target", none0), opt("rel", none0), opt("extra_schemes", none0)}, fn: filterURLize},
 		&builtinDef{name: "wordcount", in: kString, out: outInt, fn: filterWordcount},

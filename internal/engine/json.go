@@ -56,7 +56,7 @@ func hfToJSON(st *state, in Value, a []Value, _ *extra) (Value, error) {
 
 var hfToJSONDef = &builtinDef{name: "tojson", params: []param{
 	opt("ensure_ascii", vFalse), opt("indent", none), opt("separators", none), opt("sort_keys", vFalse),
-}, fn: hfToJSON}
+}, fn: hfToJSON, print: printHFToJSON}
 
 func (o *jsonOpts) setIndent(v Value) error {
 	switch v.k {
@@ -82,23 +82,32 @@ func (o *jsonOpts) setIndent(v Value) error {
 }
 
 func dumpJSON(st *state, v Value, o jsonOpts) (Value, error) {
-	if atLeast(v, st.budgetLeft()) {
-		return Value{}, st.tooBig(st.budgetLeft())
-	}
-	var stack [16]uintptr // the lists and dicts being written, most often fewer than 16
-	w := jsonWriter{o: o, p: printer{b: st.json[:0], stack: stack[:0], limit: st.budgetLeft()}}
-	err := w.value(v, 0)
-	st.json = w.p.b[:0] // the result is a copy: the next tojson writes over it
+	b, err := writeJSON(st, v, o)
 	if err != nil {
-		return Value{}, st.printErr(err, len(w.p.b))
+		return Value{}, err
 	}
-	if err := st.charge(len(w.p.b)); err != nil {
+	if err := st.charge(len(b)); err != nil {
 		return Value{}, err
 	}
 	if o.htmlSafe {
-		return markupValue(string(w.p.b)), nil
+		return markupValue(string(b)), nil
 	}
-	return strValue(string(w.p.b)), nil
+	return strValue(string(b)), nil
+}
+
+// writeJSON writes v's JSON into the render's tojson buffer and returns
+// it: valid until the next tojson of the render.
+func writeJSON(st *state, v Value, o jsonOpts) ([]byte, error) {
+	if atLeast(v, st.budgetLeft()) {
+		return nil, st.tooBig(st.budgetLeft())
+	}
+	w := jsonWriter{o: o, p: printer{b: st.json[:0], stack: st.jsonOpen[:0], limit: st.budgetLeft()}}
+	err := w.value(v, 0)
+	st.json, st.jsonOpen = w.p.b[:0], w.p.stack[:0] // the next tojson writes over them
+	if err != nil {
+		return nil, st.printErr(err, len(w.p.b))
+	}
+	return w.p.b, nil
 }
 
 type jsonWriter struct {

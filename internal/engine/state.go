@@ -106,11 +106,14 @@ type state struct {
 	// (undefined.go), which is an error wherever it is used.
 	strict bool
 	chat   chatSink
-	args   []Value    // scratch for call arguments
-	json   []byte     // tojson's buffer, reused by the render's calls
-	loops  []*loopObj // loop objects of the loops running that reuse them (forDef.reuse), and spares
-	nloop  int        // how many of loops are running
-	root   activation
+	args   []Value // scratch for call arguments
+	json   []byte  // tojson's buffer, reused by the render's calls
+	// jsonOpen: tojson's stack of the lists and dicts being written (the
+	// cycle check), reused likewise.
+	jsonOpen []uintptr
+	loops    []*loopObj // loop objects of the loops running that reuse them (forDef.reuse), and spares
+	nloop    int        // how many of loops are running
+	root     activation
 }
 
 // takeLoop returns a loop object for a loop starting; putLoop gives it

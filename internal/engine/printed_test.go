@@ -1,0 +1,148 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-e7d2830f/promptkit/internal/engine"
+	"github.com/seed-e7d2830f/promptkit/manager"
+)
+
+// A filter printed in place ({{ x | join(", ") }}: its print form) gives
+// what the filter's value printed gives ({% set r = x | join(", ") %}{{ r
+// }}): the same bytes, or the same error, for every kind of input the
+// filters take and refuse, in strict and lenient sets alike.
+func TestPrintedFiltersAsTheirValues(t *testing.T) {
+	filters := []string{
+		`upper`, `lower`, `title`, `capitalize`,
+		`join`, `join(", ")`, `join(d="-")`, `join(", ", attribute="k")`, `join(1)`, `join(sep)`,
+		`replace("_", " ")`, `replace("a", "bb")`, `replace("", "-")`, `replace("a", "b", 1)`, `replace(1, "x")`,
+		`replace("o", sep)`, `replace(sep, "o")`,
+		`tojson`, `tojson(indent=2)`, `tojson(4)`, `tojson(indent="\t")`, `tojson(indent=[1])`,
+	}
+	inputs := map[string]any{
+		"empty":    "",
+		"ascii":    "hello wORLD",
+		"breaks":   "one-two(three)[four]{five}<six>seven\teight\x1cnine\x1fTEN x",
+		"under":    "__a_b__c_",
+		"unicode":  "école ÉTÉ straße ǆ ΣΑΣ 你好",
+		"mixed":    "ascii then Ünï",
+		"long":     strings.Repeat("Word-word ", 40),
+		"list":     []any{"a", "b", "c"},
+		"one":      []any{"only"},
+		"none":     []any{},
+		"ints":     []any{1, "b"},
+		"dicts":    []any{map[string]any{"k": "v1"}, map[string]any{"k": "v2"}},
+		"dict":     map[string]any{"b": 1, "a": []any{"x", 2.5, nil, true}, "é": "<tag>&'"},
+		"int":      42,
+		"float":    1500.0,
+		"null":     nil,
+		"bytes":    "\u2028 \x00 \"q\"",
+		"nestlist": []any{[]any{"a"}, "b"},
+	}
+	for _, strict := range []bool{false, true} {
+		for _, f := range filters {
+			for name, x := range inputs {
+				for _, sep := range []any{"|", 7} {
+					vars := map[string]any{"x": x, "sep": sep}
+					printed, perr := renderIn(t, strict, `{{ x | `+f+` }}`, vars)
+					valued, verr := renderIn(t, strict, `{% set r = x | `+f+` %}{{ r }}`, vars)
+					what := fmt.Sprintf("strict=%v %s on %s, sep %v", strict, f, name, sep)
+					assertSameResult(t, what, valued, verr, printed, perr)
+				}
+			}
+			// An undefined input: refused in a strict set, the filter's
+			// own answer in a lenient one.
+			printed, perr := renderIn(t, strict, `{{ missing_o | `+f+` }}`, map[string]any{"x": "", "sep": "|"})
+			valued, verr := renderIn(t, strict, `{% set r = missing_o | `+f+` %}{{ r }}`, map[string]any{"x": "", "sep": "|"})
+			assertSameResult(t, fmt.Sprintf("strict=%v %s on undefined", strict, f), valued, verr, printed, perr)
+		}
+	}
+}
+
+// A printed value that would pass the memory budget or the output limit
+// is refused as the value itself is.
+func TestPrintedFiltersWithinLimits(t *testing.T) {
+	big := strings.Repeat("a", 1<<20)
+	for _, tc := range []struct {
+		src  string
+		vars map[string]any
+		is   error
+		msg  string
+	}{
+		{`{{ x | replace("a", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb") }}`,
+			map[string]any{"x": big}, manager.ErrOutputLimit, "beyond the render's memory limit"},
+		{`{{ x | upper }}`, map[string]any{"x": strings.Repeat("a", 2000)}, manager.ErrOutputLimit, "the output would exceed 1000 bytes"},
+		{`{{ x | join(", ") }}`, map[string]any{"x": []any{strings.Repeat("a", 600), strings.Repeat("b", 600)}}, manager.ErrOutputLimit, "the output would exceed 1000 bytes"},
+		{`{{ x | tojson }}`, map[string]any{"x": []any{strings.Repeat("a", 600), strings.Repeat("b", 600)}}, manager.ErrOutputLimit, "the output would exceed 1000 bytes"},
+		{`{{ x | replace("a", "b") }}`, map[string]any{"x": strings.Repeat("a", 2000)}, manager.ErrOutputLimit, "the output would exceed 1000 bytes"},
+	} {
+		set := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["x"]}}}`
+		fsys := fstest.MapFS{"index.json": {Data: []byte(set)}, "t.md": {Data: []byte(tc.src)}}
+		m, err := manager.New(fsys, manager.WithMaxOutputBytes(1000), manager.WithMaxMemory(8<<20))
+		require.NoError(t, err)
+		_, err = m.Render("t", tc.vars)
+		require.ErrorIs(t, err, tc.is, tc.src)
+		assert.Contains(t, err.Error(), tc.msg, tc.src)
+	}
+}
+
+// The filters a prompt prints most build no string of their own: a
+// render of them allocates its output and nothing else.
+func TestPrintedFiltersAllocateNothing(t *testing.T) {
+	src := `{{ tags | join(", ") }}|{{ name | replace("_", " ") }}|{{ team | upper }}|{{ owner | title }}|` +
+		`{{ owner | lower }}|{{ owner | capitalize }}|{{ doc | tojson }}`
+	set := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["tags", "name", "team", "owner", "doc"]}}}`
+	fsys := fstest.MapFS{"index.json": {Data: []byte(set)}, "t.md": {Data: []byte(src)}}
+	m, err := manager.New(fsys)
+	require.NoError(t, err)
+	doc, err := engine.DecodeJSON(json.RawMessage(`{"id": 7, "title": "a \"quoted\" title", "tags": ["x", "y"]}`))
+	require.NoError(t, err)
+	vars := map[string]any{"tags": []any{"go", "jinja", "prompts"}, "name": "step_one_two", "team": "infra",
+		"owner": "ada lovelace-byron", "doc": doc}
+	out, err := m.Render("t", vars)
+	require.NoError(t, err)
+	assert.Equal(t, `go, jinja, prompts|step one two|INFRA|Ada Lovelace-Byron|ada lovelace-byron|Ada lovelace-byron|`+
+		`{"id": 7, "tags": ["x", "y"], "title": "a \"quoted\" title"}`, out)
+	allocs := testing.AllocsPerRun(50, func() {
+		if _, err := m.Render("t", vars); err != nil {
+			t.Fatal(err)
+		}
+	})
+	assert.Equal(t, 1.0, allocs, "allocations a render")
+}
+
+// renderIn renders src as the only template of a set declaring x, sep
+// and the optional names of optionalNames, strict or lenient.
+func renderIn(t *testing.T, strict bool, src string, vars map[string]any) (string, error) {
+	t.Helper()
+	return renderSet(src, vars, strict)
+}
+
+// assertSameResult holds a printed filter's result to its value's: the
+// same output, or errors of the same kind and message (their columns
+// differ, as the two templates do).
+func assertSameResult(t *testing.T, what, want string, wantErr error, got string, gotErr error) {
+	t.Helper()
+	if wantErr == nil {
+		if assert.NoError(t, gotErr, what) {
+			assert.Equal(t, want, got, what)
+		}
+		return
+	}
+	var we, ge *manager.Error
+	require.True(t, errors.As(wantErr, &we), "%s: %v", what, wantErr)
+	if !assert.Error(t, gotErr, "%s: want %v", what, wantErr) {
+		return
+	}
+	require.True(t, errors.As(gotErr, &ge), "%s: %v", what, gotErr)
+	assert.Equal(t, we.Kind, ge.Kind, what)
+	assert.Equal(t, we.Msg, ge.Msg, what)
+}
