@@ -227,6 +227,28 @@ type builtinCall struct {
 	kw   []kwExpr
 	// dyn and dynkw are *args and **kwargs, bound at run time.
 	dyn, dynkw expr
+	// fixed: the arguments, when each is a constant or a default and
+	// there are no extras (made at load; builtins never write to them).
+	fixed []Value
+}
+
+// fix makes c.fixed when every argument is known at load.
+func (c *builtinCall) fix() {
+	if len(c.rest) > 0 || len(c.kw) > 0 || c.dyn != nil || c.dynkw != nil {
+		return
+	}
+	fixed := make([]Value, len(c.args))
+	for i, a := range c.args {
+		switch a := a.(type) {
+		case nil:
+			fixed[i] = c.def.params[i].def
+		case *constX:
+			fixed[i] = a.v
+		default:
+			return
+		}
+	}
+	c.fixed = fixed
 }
 
 type kwExpr struct {
@@ -239,6 +261,14 @@ type kwExpr struct {
 func (c *builtinCall) call(st *state, in Value) Value {
 	if c.dyn != nil || c.dynkw != nil {
 		return c.callDynamic(st, in)
+	}
+	if c.fixed != nil {
+		st.at = &c.at
+		r, err := c.def.invoke(st, in, c.fixed, nil)
+		if err != nil {
+			st.fail(&c.at, err)
+		}
+		return r
 	}
 	base := c.push(st)
 	var ex *extra
@@ -288,8 +318,12 @@ func (c *builtinCall) printable() bool {
 // its print form when that takes the values, else as call would give it.
 // at is the printed expression's site.
 func (c *builtinCall) print(st *state, in Value, at *site) {
-	base := c.push(st)
-	args := st.args[base:len(st.args):len(st.args)]
+	base := len(st.args)
+	args := c.fixed
+	if args == nil {
+		base = c.push(st)
+		args = st.args[base:len(st.args):len(st.args)]
+	}
 	st.at = &c.at
 	ok, err := c.def.print(st, in, args)
 	if err == nil && !ok {

@@ -641,7 +641,11 @@ func (c *compiler) expr(x jinja.Expr) expr {
 	case *jinja.DictExpr:
 		return c.fold(&dictX{at: c.site(x), keys: c.exprs(x.Keys), vals: c.exprs(x.Values)})
 	case *jinja.AttrExpr:
-		return &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X), full: what(x), method: slices.Contains(dictMethods, x.Name)}
+		a := &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X), full: what(x), method: slices.Contains(dictMethods, x.Name), slot: -1}
+		if s, ok := a.x.(*slotX); ok {
+			a.slot = s.slot
+		}
+		return a
 	case *jinja.IndexExpr:
 		if s, ok := x.Index.(*jinja.SliceExpr); ok {
 			return &sliceX{at: c.site(x), x: c.expr(x.X), start: c.optExpr(s.Start), stop: c.optExpr(s.Stop), step: c.optExpr(s.Step)}
@@ -805,6 +809,7 @@ func (c *compiler) builtinCall(n jinja.Node, d *builtinDef, args []jinja.Expr, k
 		c.fail(n, "%v", err)
 	}
 	bc.args, bc.rest, bc.kw = bound, rest, kws
+	bc.fix()
 	return bc
 }
 

@@ -44,10 +44,28 @@ type attrX struct {
 	what   string // the expression x, for messages
 	full   string // the whole expression, x.name
 	method bool   // name is a dict method: on a dict, x.name is the method, as in Python, never the key
+	// slot >= 0: x is that slot of the current activation (a slotX), read
+	// in place (item.title, message.role: most attributes a template reads).
+	slot int
 }
 
 func (x *attrX) eval(st *state) Value {
-	v := x.x.eval(st)
+	var v Value
+	if x.slot >= 0 {
+		// A host's JSON data in a slot, read without copying its value.
+		p := &st.act.slots[x.slot]
+		if m, ok := p.ref.(map[string]any); ok && p.k == Dict && !x.method {
+			if r, ok := m[x.name]; ok {
+				if s, ok := r.(string); ok {
+					return strValue(s)
+				}
+				return FromGo(r)
+			}
+		}
+		v = *p
+	} else {
+		v = x.x.eval(st)
+	}
 	if v.k == Dict && !x.method {
 		switch d := v.ref.(type) {
 		case *OrderedDict: // decoded JSON (a chat template's message.role)
@@ -56,6 +74,9 @@ func (x *attrX) eval(st *state) Value {
 			}
 		case map[string]any: // a host's JSON data
 			if r, ok := d[x.name]; ok {
+				if s, ok := r.(string); ok { // what most attributes a prompt prints are
+					return strValue(s)
+				}
 				return FromGo(r)
 			}
 			return x.miss(st, v)

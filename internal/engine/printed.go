@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -105,80 +106,72 @@ func printJSON(st *state, in Value, o jsonOpts) (bool, error) {
 // The casing filters printed, for ASCII text (most names and labels);
 // other text takes the filter, whose tables know every script.
 
+type casing uint8
+
+const (
+	caseUpper      casing = iota
+	caseLower             // str.lower
+	caseTitle             // Jinja's title (jinjaTitle)
+	caseCapitalize        // str.capitalize
+)
+
 func printUpper(st *state, in Value, _ []Value) (bool, error) {
-	return printASCII(st, in, func(_ byte, c byte) byte { return asciiUpper(c) })
+	return printCased(st, in, caseUpper)
 }
 
 func printLower(st *state, in Value, _ []Value) (bool, error) {
-	return printASCII(st, in, func(_ byte, c byte) byte { return asciiLower(c) })
+	return printCased(st, in, caseLower)
 }
 
-// printTitle is Jinja's title (jinjaTitle) for ASCII: a letter after one
-// of the separators, or first, upper-cased; every other lower-cased.
 func printTitle(st *state, in Value, _ []Value) (bool, error) {
-	return printASCII(st, in, func(prev byte, c byte) byte {
-		if prev == 0 || titleBreak(prev) {
-			return asciiUpper(c)
-		}
-		return asciiLower(c)
-	})
+	return printCased(st, in, caseTitle)
 }
 
-// titleBreak reports whether jinjaTitle starts a new word after the
-// ASCII byte c.
-func titleBreak(c byte) bool {
-	switch c {
-	case '-', '(', '{', '[', '<':
-		return true
-	}
-	return pyIsSpace(rune(c))
-}
-
-// printCapitalize is str.capitalize for ASCII: the first letter upper,
-// the others lower.
 func printCapitalize(st *state, in Value, _ []Value) (bool, error) {
-	return printASCII(st, in, func(prev byte, c byte) byte {
-		if prev == 0 {
-			return asciiUpper(c)
-		}
-		return asciiLower(c)
-	})
+	return printCased(st, in, caseCapitalize)
 }
 
-// printASCII writes an ASCII string with each byte mapped by f, which is
-// given the byte before it (0 for the first): unchanged runs are written
-// as they are, changed bytes through a small buffer.
-func printASCII(st *state, in Value, f func(prev, c byte) byte) (bool, error) {
+// titleBreakASCII holds the ASCII bytes after which jinjaTitle starts a
+// new word: "-", "(", "{", "[", "<" and Python's white space.
+var titleBreakASCII = [utf8.RuneSelf]bool{
+	'-': true, '(': true, '{': true, '[': true, '<': true,
+	'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true,
+	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true,
+}
+
+// printCased writes an ASCII string upper-cased, lower-cased, as a title
+// (a letter first or after a break upper, the others lower) or
+// capitalized (the first upper, the others lower), through a buffer on
+// the stack.
+func printCased(st *state, in Value, how casing) (bool, error) {
 	if in.k != String || !isASCII(in.s) {
 		return false, nil
 	}
 	s := in.s
-	var buf [128]byte
-	n, done := 0, 0 // bytes in buf; bytes of s written or in buf
-	prev := byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		m := f(prev, c)
-		prev = c
-		if m == c && n == 0 {
-			continue // part of a run written from s itself
-		}
-		if n == 0 {
-			st.WriteString(s[done:i])
-			done = i
-		}
-		if n == len(buf) {
-			st.WriteString(unsafe.String(&buf[0], n))
-			n = 0
-		}
-		buf[n] = m
-		n++
-		done++
-	}
-	if n > 0 {
-		st.WriteString(unsafe.String(&buf[0], n))
-	}
-	st.WriteString(s[done:])
 	st.work -= int64(len(s) >> 6)
+	var buf [256]byte
+	start := true // the next byte begins a word (title) or the text (capitalize)
+	for len(s) > 0 && !st.over {
+		n := min(len(s), len(buf))
+		for i, c := range []byte(s[:n]) {
+			switch how {
+			case caseUpper:
+				c = asciiUpper(c)
+			case caseLower:
+				c = asciiLower(c)
+			default:
+				brk := how == caseTitle && titleBreakASCII[c]
+				if start {
+					c = asciiUpper(c)
+				} else {
+					c = asciiLower(c)
+				}
+				start = brk
+			}
+			buf[i] = c
+		}
+		st.WriteString(unsafe.String(&buf[0], n))
+		s = s[n:]
+	}
 	return true, nil
 }

@@ -27,7 +27,13 @@ func TestPrintedFiltersAsTheirValues(t *testing.T) {
 		`replace("o", sep)`, `replace(sep, "o")`,
 		`tojson`, `tojson(indent=2)`, `tojson(4)`, `tojson(indent="\t")`, `tojson(indent=[1])`,
 	}
+	var every strings.Builder // each ASCII byte between two letters
+	for c := range 128 {
+		every.WriteString("xY")
+		every.WriteByte(byte(c))
+	}
 	inputs := map[string]any{
+		"every":    every.String(),
 		"empty":    "",
 		"ascii":    "hello wORLD",
 		"breaks":   "one-two(three)[four]{five}<six>seven\teight\x1cnine\x1fTEN x",
