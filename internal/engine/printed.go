@@ -20,24 +20,39 @@ func printJoin(st *state, in Value, a []Value) (bool, error) {
 	if !in.isSeq() || a[0].k != String || a[1].k != None {
 		return false, nil
 	}
-	it := iterator{seq: in, n: seqLen(in)}
-	for i := 0; i < it.n; i++ {
-		if it.at(i).k != String {
+	items := seqLen(in)
+	for i := range items {
+		if _, ok := seqString(in, i); !ok {
 			return false, nil
 		}
 	}
 	n := 0
-	for i := 0; i < it.n && !st.over; i++ {
+	for i := 0; i < items && !st.over; i++ {
 		if i > 0 {
 			st.WriteString(a[0].s)
 			n += len(a[0].s)
 		}
-		s := it.at(i).s
+		s, _ := seqString(in, i)
 		st.WriteString(s)
 		n += len(s)
 	}
 	st.work -= int64(n >> 6)
 	return true, nil
+}
+
+// seqString is the string at i of a list or tuple, and whether it is
+// one: seqAt without making a value of a host's item.
+func seqString(v Value, i int) (string, bool) {
+	switch r := v.ref.(type) {
+	case *seqData:
+		x := r.items[i]
+		return x.s, x.k == String
+	case []any:
+		s, ok := r[i].(string)
+		return s, ok
+	}
+	x := seqAt(v, i)
+	return x.s, x.k == String
 }
 
 // printReplace is replace printed: string input, old and new, no count,

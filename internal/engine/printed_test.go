@@ -52,6 +52,9 @@ func TestPrintedFiltersAsTheirValues(t *testing.T) {
 		"null":     nil,
 		"bytes":    "\u2028 \x00 \"q\"",
 		"nestlist": []any{[]any{"a"}, "b"},
+		"strs":     []string{"p", "q_r"},
+		"decoded":  decoded(t, `["a", "b_c", "d"]`),
+		"decints":  decoded(t, `["a", 2]`),
 	}
 	for _, strict := range []bool{false, true} {
 		for _, f := range filters {
@@ -151,4 +154,12 @@ func assertSameResult(t *testing.T, what, want string, wantErr error, got string
 	require.True(t, errors.As(gotErr, &ge), "%s: %v", what, gotErr)
 	assert.Equal(t, we.Kind, ge.Kind, what)
 	assert.Equal(t, we.Msg, ge.Msg, what)
+}
+
+// decoded is JSON decoded as the engine decodes a host's input.
+func decoded(t *testing.T, src string) any {
+	t.Helper()
+	v, err := engine.DecodeJSON(json.RawMessage(src))
+	require.NoError(t, err)
+	return v
 }
