@@ -64,7 +64,8 @@ func (t *Template) RenderMessagesValues(ctx context.Context, vals []any, lim *Li
 // values looks the template's variables up in vars, in the order of
 // Vars, appending to buf.
 func (t *Template) values(vars map[string]any, buf []any) []any {
-	for _, v := range t.vars {
+	for i := range t.vars {
+		v := &t.vars[i]
 		x, ok := vars[v.name]
 		if !ok {
 			x = Absent{}
@@ -124,8 +125,8 @@ func (t *Template) render(ctx context.Context, vals []any, lim *Limits, chat boo
 		}
 		st.release()
 	}()
-	for i, v := range t.vars {
-		x := vals[i]
+	for i := range t.vars {
+		v, x := &t.vars[i], vals[i]
 		_, absent := x.(Absent)
 		switch {
 		case !absent:
