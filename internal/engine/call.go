@@ -34,10 +34,8 @@ type testX struct {
 	neg bool
 }
 
-func (x *testX) eval(st *state) Value {
-	r := truthy(x.c.call(st, x.x.eval(st)))
-	return boolValue(r != x.neg)
-}
+func (x *testX) eval(st *state) Value { return boolValue(x.test(st)) }
+func (x *testX) test(st *state) bool  { return truthy(x.c.call(st, x.x.eval(st))) != x.neg }
 
 // methodX is recv.name(args): the method of the receiver's type, with the
 // arguments bound at load for each type that has the method.

@@ -201,9 +201,11 @@ func (c *compiler) node(n jinja.Node) {
 	case *jinja.OutputNode:
 		c.output(n)
 	case *jinja.IfNode:
-		d := &ifNode{conds: make([]expr, len(n.Branches)), at: make([]site, len(n.Branches)), bodies: make([]body, len(n.Branches))}
+		d := &ifNode{conds: make([]expr, len(n.Branches)), tests: make([]boolExpr, len(n.Branches)),
+			at: make([]site, len(n.Branches)), bodies: make([]body, len(n.Branches))}
 		for i, b := range n.Branches {
 			d.conds[i] = c.expr(b.Cond)
+			d.tests[i], _ = d.conds[i].(boolExpr)
 			d.at[i] = c.site(b.Cond)
 			d.bodies[i] = c.body(b.Body)
 		}
@@ -677,10 +679,14 @@ func (c *compiler) expr(x jinja.Expr) expr {
 		return &negX{at: c.site(x), x: c.expr(x.X)}
 	case *jinja.BinaryExpr:
 		l, r := c.expr(x.L), c.expr(x.R)
-		switch x.Op {
-		case "and":
+		lb, lok := l.(boolExpr)
+		rb, rok := r.(boolExpr)
+		switch {
+		case (x.Op == "and" || x.Op == "or") && lok && rok:
+			return &boolLogicX{l: lb, r: rb, or: x.Op == "or"}
+		case x.Op == "and":
 			return &andX{at: c.site(x.L), l: l, r: r}
-		case "or":
+		case x.Op == "or":
 			return &orX{at: c.site(x.L), l: l, r: r}
 		}
 		if x.Op == "+" {

@@ -217,12 +217,21 @@ func (x *dictX) eval(st *state) Value {
 	return DictValue(d)
 }
 
+// A boolExpr is an expression whose value is always a boolean (a
+// comparison, a test, a not): an {% if %} asks it for the answer without
+// making the value and testing its truth.
+type boolExpr interface {
+	expr
+	test(st *state) bool
+}
+
 type notX struct {
 	at site
 	x  expr
 }
 
-func (x *notX) eval(st *state) Value { return boolValue(!st.truth(&x.at, x.x.eval(st))) }
+func (x *notX) eval(st *state) Value { return boolValue(x.test(st)) }
+func (x *notX) test(st *state) bool  { return !st.truth(&x.at, x.x.eval(st)) }
 
 type negX struct {
 	at  site
@@ -287,6 +296,22 @@ func (x *orX) eval(st *state) Value {
 		return l
 	}
 	return x.r.eval(st)
+}
+
+// boolLogicX is "and" or "or" of two boolean expressions: its value is
+// the boolean the two give (the one of them "and" or "or" returns).
+type boolLogicX struct {
+	l, r boolExpr
+	or   bool
+}
+
+func (x *boolLogicX) eval(st *state) Value { return boolValue(x.test(st)) }
+
+func (x *boolLogicX) test(st *state) bool {
+	if x.or {
+		return x.l.test(st) || x.r.test(st)
+	}
+	return x.l.test(st) && x.r.test(st)
 }
 
 type binX struct {
@@ -389,17 +414,19 @@ type compareX struct {
 	ops []cmpOp
 }
 
-func (x *compareX) eval(st *state) Value {
+func (x *compareX) eval(st *state) Value { return boolValue(x.test(st)) }
+
+func (x *compareX) test(st *state) bool {
 	a := x.x.eval(st)
-	for _, op := range x.ops {
+	for i := range x.ops {
+		op := &x.ops[i]
 		b := op.y.eval(st)
-		ok := compareOp(st, &x.at, op.op, a, b)
-		if !ok {
-			return vFalse
+		if !compareOp(st, &x.at, op.op, a, b) {
+			return false
 		}
 		a = b
 	}
-	return vTrue
+	return true
 }
 
 func compareOp(st *state, at *site, op string, a, b Value) bool {
@@ -481,9 +508,8 @@ type definedX struct {
 	neg bool
 }
 
-func (x *definedX) eval(st *state) Value {
-	return boolValue((x.x.eval(st).k != Undefined) != x.neg)
-}
+func (x *definedX) eval(st *state) Value { return boolValue(x.test(st)) }
+func (x *definedX) test(st *state) bool  { return (x.x.eval(st).k != Undefined) != x.neg }
 
 // failX is a construct the runtime does not run, let through to fail only
 // if a render reaches it (a lenient check's unknown filter or test).

@@ -151,14 +151,21 @@ func (st *state) outputFull(at *site) {
 // ifNode is {% if %}…{% elif %}…{% else %}…{% endif %}.
 type ifNode struct {
 	conds  []expr
-	at     []site // of each condition
-	bodies []body // one per condition
+	tests  []boolExpr // conds[i] as a boolExpr, or nil
+	at     []site     // of each condition
+	bodies []body     // one per condition
 	els    body
 }
 
 func (n *ifNode) exec(st *state) flow {
 	for i, c := range n.conds {
-		if st.truth(&n.at[i], c.eval(st)) {
+		var ok bool
+		if b := n.tests[i]; b != nil {
+			ok = b.test(st)
+		} else {
+			ok = st.truth(&n.at[i], c.eval(st))
+		}
+		if ok {
 			return n.bodies[i].exec(st)
 		}
 	}
