@@ -22,13 +22,13 @@ type TokenWriter interface {
 // WriteMessages writes msgs to tw as the tokens of the JSON list
 // EncodeMessages writes, with the same checks and errors.
 func WriteMessages(tw TokenWriter, msgs []Message) error {
-	return writeTokens(tw, msgs, "messages", messageCodec)
+	return writeTokens(tw, msgs, "messages", messageCodec())
 }
 
 // WriteTools writes tools to tw as the tokens of the JSON list
 // EncodeTools writes.
 func WriteTools(tw TokenWriter, tools []Tool) error {
-	return writeTokens(tw, tools, "tools", toolCodec)
+	return writeTokens(tw, tools, "tools", toolCodec())
 }
 
 func writeTokens[T any](tw TokenWriter, items []T, root string, c *codec[T]) error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/seed-e7d2830f/promptkit/internal/jinja"
 )
@@ -111,15 +112,33 @@ func (d *builtinDef) spec() jinja.Spec {
 func refuse(name, why string) *builtinDef { return &builtinDef{name: name, refused: why} }
 
 // The tables, filled by the files that implement them (filters.go,
-// tests.go, methods.go, globals.go). They are built once, at init, and
-// never change.
-var (
-	filters = map[string]*builtinDef{}
-	tests   = map[string]*builtinDef{}
-	globals = map[string]*builtinDef{}
+// tests.go, methods.go, globals.go). They are made once, when first read
+// (the first template compiled, or the first catalog) rather than when a
+// program starts, and never change.
+type builtinTables struct {
+	filters, tests, globals map[string]*builtinDef
 	// methods maps a method name to its implementation per receiver type.
-	methods = map[string]*methodSet{}
+	methods map[string]*methodSet
+}
+
+var (
+	tablesOnce sync.Once
+	tablesMade *builtinTables
 )
+
+// tables returns the builtin tables, making them the first time.
+func tables() *builtinTables {
+	tablesOnce.Do(func() {
+		t := &builtinTables{filters: map[string]*builtinDef{}, tests: map[string]*builtinDef{},
+			globals: map[string]*builtinDef{}, methods: map[string]*methodSet{}}
+		defineFilters(t.filters)
+		defineTests(t.tests, t.filters)
+		defineMethods(t.methods)
+		defineGlobals(t.globals)
+		tablesMade = t
+	})
+	return tablesMade
+}
 
 type methodSet struct {
 	str, list, dict *builtinDef
@@ -158,22 +177,22 @@ func Catalog(opt Options) jinja.Catalog {
 		Globals: map[string]jinja.Spec{}, Methods: map[string]jinja.Spec{},
 		Loop: slices.Clone(loopAttrs), ChatRoles: slices.Clone(ChatRoles),
 	}
-	for n, d := range filters {
+	for n, d := range tables().filters {
 		c.Filters[n] = d.spec()
 	}
 	if opt.HuggingFace {
 		c.Filters["tojson"] = hfToJSONDef.spec()
 	}
-	for n, d := range tests {
+	for n, d := range tables().tests {
 		c.Tests[n] = d.spec()
 	}
-	for n, d := range globals {
+	for n, d := range tables().globals {
 		c.Globals[n] = d.spec()
 	}
 	// The methods of the objects globals make: cycler().next(), .reset().
 	c.Methods["next"] = jinja.Spec{Receivers: jinja.KindObject}
 	c.Methods["reset"] = jinja.Spec{Receivers: jinja.KindObject}
-	for n, m := range methods {
+	for n, m := range tables().methods {
 		var s jinja.Spec
 		var receivers jinja.Kinds // the types that have the method, for the type checks
 		first := true

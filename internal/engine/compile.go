@@ -572,7 +572,7 @@ func (c *compiler) target(t jinja.Expr) target {
 // symbolRef reads a symbol from frame fr.
 func (c *compiler) symbolRef(s *jinja.Symbol, fr *jinja.Frame) expr {
 	if s.Kind == jinja.SymGlobal {
-		d := globals[s.Name]
+		d := tables().globals[s.Name]
 		return &constX{v: objectValue(&builtin{name: s.Name, def: d})}
 	}
 	hops := s.Hops(fr)
@@ -664,7 +664,7 @@ func (c *compiler) expr(x jinja.Expr) expr {
 		if n, ok := x.X.(*jinja.NameExpr); ok && (x.Name == "defined" || x.Name == "undefined") {
 			return &definedX{x: c.expr(n), neg: (x.Name == "undefined") != x.Negated}
 		}
-		d := tests[x.Name]
+		d := tables().tests[x.Name]
 		if c.unknown(d) {
 			return c.failsAtRuntime(x, fmt.Sprintf("test %q is not supported", x.Name))
 		}
@@ -782,7 +782,7 @@ func (o Options) filterDef(name string) *builtinDef {
 	if o.HuggingFace && name == "tojson" {
 		return hfToJSONDef
 	}
-	return filters[name]
+	return tables().filters[name]
 }
 
 // unknown reports a builtin the runtime does not run (only a lenient
@@ -823,13 +823,13 @@ func (c *compiler) call(x *jinja.CallExpr) expr {
 	switch fn := x.Fn.(type) {
 	case *jinja.NameExpr:
 		if s := c.prog.Refs[fn]; s != nil && s.Kind == jinja.SymGlobal {
-			d := globals[fn.Name]
+			d := tables().globals[fn.Name]
 			return &globalX{c: c.builtinCall(x, d, x.Args, x.Kwargs, x.DynArgs, x.DynKwargs)}
 		}
 	case *jinja.AttrExpr:
 		m := &methodX{at: c.site(x), recv: c.expr(fn.X), name: fn.Name, args: c.exprs(x.Args), kw: c.kwargs(x.Kwargs),
 			dyn: c.optExpr(x.DynArgs), dynkw: c.optExpr(x.DynKwargs), what: what(x.Fn)}
-		if ms := methods[fn.Name]; ms != nil {
+		if ms := tables().methods[fn.Name]; ms != nil {
 			for _, p := range []struct {
 				d  *builtinDef
 				to **builtinCall

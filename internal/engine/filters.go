@@ -18,7 +18,7 @@ import (
 // Every one that does not touch files or keep state between renders is
 // here; random is refused (it would make a prompt non-reproducible).
 
-func init() {
+func defineFilters(filters map[string]*builtinDef) {
 	none0 := none
 	define(filters,
 		&builtinDef{name: "abs", in: kNumber, fn: filterAbs},
@@ -856,7 +856,7 @@ func filterMap(st *state, in Value, _ []Value, ex *extra) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		d, ok := filters[name]
+		d, ok := tables().filters[name]
 		if !ok || d.refused != "" {
 			return Value{}, fmt.Errorf("map: no filter named %q", name)
 		}
@@ -960,7 +960,7 @@ func selectFilter(keep, byAttr bool) builtinFn {
 			if err != nil {
 				return Value{}, err
 			}
-			d, ok := tests[name]
+			d, ok := tables().tests[name]
 			if !ok || d.refused != "" {
 				return Value{}, fmt.Errorf("no test named %q", name)
 			}

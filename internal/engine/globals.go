@@ -13,7 +13,7 @@ import (
 // without limit.
 const MaxRange = 100_000
 
-func init() {
+func defineGlobals(globals map[string]*builtinDef) {
 	define(globals,
 		&builtinDef{name: "range", out: outInts, params: []param{req("start"), opt("stop", none), opt("step", intValue(1))}, fn: globalRange},
 		&builtinDef{name: "dict", anyKw: true, rest: true, fn: globalDict},

@@ -17,7 +17,7 @@ import (
 
 const immutable = "templates cannot change the values they are given; build a new value instead (a + [x], dict(d, k=v), or a namespace)"
 
-func init() {
+func defineMethods(methods map[string]*methodSet) {
 	s := func(name string, out jinja.Result, params []param, fn builtinFn) {
 		m := methods[name]
 		if m == nil {
@@ -531,7 +531,7 @@ func markupMethod(d *builtinDef, escapeArgs bool) *builtinDef {
 
 // callMethod calls recv.name(args) for the receiver's type.
 func methodFor(recv Value, name string) (*builtinDef, error) {
-	m := methods[name]
+	m := tables().methods[name]
 	var d *builtinDef
 	if m != nil {
 		switch recv.k {

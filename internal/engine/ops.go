@@ -322,7 +322,7 @@ func getAttr(v Value, name string) (Value, error) {
 		}
 		return undefined, nil
 	case String:
-		if _, ok := methods[name]; ok {
+		if _, ok := tables().methods[name]; ok {
 			return objectValue(&boundMethod{recv: v, name: name}), nil
 		}
 		return undefined, nil

@@ -7,7 +7,7 @@ import (
 // Jinja's built-in tests (jinja2/tests.py). "x is defined" on a plain name
 // is compiled to a slot check (definedX); here it tests a value.
 
-func init() {
+func defineTests(tests, filters map[string]*builtinDef) {
 	test1 := func(name string, f func(v Value) bool) *builtinDef {
 		return &builtinDef{name: name, fn: func(_ *state, in Value, _ []Value, _ *extra) (Value, error) { return boolValue(f(in)), nil }}
 	}

@@ -237,7 +237,7 @@ func namesOf(v Value) []string {
 		return out
 	case String:
 		var out []string
-		for n, m := range methods {
+		for n, m := range tables().methods {
 			if m.str != nil && m.str.refused == "" {
 				out = append(out, n)
 			}
