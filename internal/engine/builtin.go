@@ -60,10 +60,10 @@ type builtinDef struct {
 }
 
 // printFn writes what printing fn(st, in, args, nil) would write, and
-// reports whether it did. It takes only the plain case — string inputs
-// and arguments, nothing undefined — and leaves the output untouched
-// when it returns false: the caller then calls fn, which gives the
-// result or the error. A filter printed this way never builds its result
+// reports whether it did. It takes only the plain cases — for most,
+// string inputs and arguments and nothing undefined; for default, an
+// undefined input too — and leaves the output untouched when it returns
+// false: the caller then calls fn, which gives the result or the error. A filter printed this way never builds its result
 // string, so a prompt's {{ tags | join(", ") }} costs no allocation.
 type printFn func(st *state, in Value, args []Value) (bool, error)
 

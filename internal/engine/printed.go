@@ -1,15 +1,16 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
 
 // Filters printed in place. {{ tags | join(", ") }}, {{ name | replace("_",
-// " ") }}, {{ team | upper }} and {{ tools | tojson }} are how prompts
-// and chat templates print values; each would build a string only for
-// the output to copy it. A builtin's print form (builtinDef.print) writes
+// " ") }}, {{ team | upper }}, {{ note | default("none") }} and {{ tools |
+// tojson }} are how prompts and chat templates print values; each would
+// build a string, or at least a value, only for the output to copy it. A builtin's print form (builtinDef.print) writes
 // the same bytes to the output instead, for the plain case; anything else
 // — an undefined or non-string value, an argument it does not take —
 // goes to the builtin itself, so results and errors are the builtin's.
@@ -53,6 +54,47 @@ func seqString(v Value, i int) (string, bool) {
 	}
 	x := seqAt(v, i)
 	return x.s, x.k == String
+}
+
+// printDefault is default printed, when the value it gives is a string.
+func printDefault(st *state, in Value, a []Value) (bool, error) {
+	if a[1].k == Undefined {
+		return false, nil
+	}
+	v := in
+	if in.k == Undefined || (truthy(a[1]) && !truthy(in)) {
+		v = a[0]
+	}
+	if v.k != String {
+		return false, nil
+	}
+	st.WriteString(v.s)
+	return true, nil
+}
+
+// printTrim is trim printed, without chars: the text is written without
+// its surrounding white space.
+func printTrim(st *state, in Value, a []Value) (bool, error) {
+	if in.k != String || a[0].k != None {
+		return false, nil
+	}
+	st.WriteString(strings.TrimFunc(in.s, pyIsSpace))
+	return true, nil
+}
+
+// printLength is length printed: the count's digits.
+func printLength(st *state, in Value, _ []Value) (bool, error) {
+	if in.k == Undefined {
+		return false, nil
+	}
+	n := length(in)
+	if n < 0 {
+		return false, nil
+	}
+	var buf [20]byte
+	b := strconv.AppendInt(buf[:0], int64(n), 10)
+	st.WriteString(unsafe.String(unsafe.SliceData(b), len(b)))
+	return true, nil
 }
 
 // printReplace is replace printed: string input, old and new, no count,

@@ -26,6 +26,8 @@ func TestPrintedFiltersAsTheirValues(t *testing.T) {
 		`replace("_", " ")`, `replace("a", "bb")`, `replace("", "-")`, `replace("a", "b", 1)`, `replace(1, "x")`,
 		`replace("o", sep)`, `replace(sep, "o")`,
 		`tojson`, `tojson(indent=2)`, `tojson(4)`, `tojson(indent="\t")`, `tojson(indent=[1])`,
+		`default("none")`, `default("none", true)`, `default(x)`, `default("d", missing_p)`, `d(7)`,
+		`trim`, `trim("_")`, `trim(missing_p)`, `length`, `count`,
 	}
 	var every strings.Builder // each ASCII byte between two letters
 	for c := range 128 {
