@@ -130,7 +130,11 @@ func (t *Template) render(ctx context.Context, vals []any, lim *Limits, chat boo
 		_, absent := x.(Absent)
 		switch {
 		case !absent:
-			st.root.slots[v.slot] = FromGo(x)
+			if s, ok := x.(string); ok { // most variables of a prompt
+				st.root.slots[v.slot] = strValue(s)
+			} else {
+				st.root.slots[v.slot] = FromGo(x)
+			}
 		case v.has:
 			st.root.slots[v.slot] = v.def
 		default:
@@ -171,7 +175,15 @@ func (t *Template) recordSize(n int) {
 // release empties the state (dropping its references to the render's
 // values) and returns it to the pool.
 func (st *state) release() {
-	clear(st.root.slots)
+	if s := st.root.slots; len(s) <= 8 {
+		// A few slots: emptied field by field, cheaper than clearing
+		// memory that holds pointers (each slot is undefined again).
+		for i := range s {
+			s[i].k, s[i].n, s[i].s, s[i].ref = Undefined, 0, "", nil
+		}
+	} else {
+		clear(s)
+	}
 	clear(st.args[:cap(st.args)])
 	st.args = st.args[:0]
 	st.caps = st.caps[:0]
