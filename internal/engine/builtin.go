@@ -267,7 +267,7 @@ func (c *builtinCall) fix() {
 			return
 		}
 	}
-	c.fixed = fixed
+	c.fixed, c.args = fixed, nil // the constants' nodes are no longer needed
 }
 
 type kwExpr struct {

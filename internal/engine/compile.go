@@ -201,13 +201,13 @@ func (c *compiler) node(n jinja.Node) {
 	case *jinja.OutputNode:
 		c.output(n)
 	case *jinja.IfNode:
-		d := &ifNode{conds: make([]expr, len(n.Branches)), tests: make([]boolExpr, len(n.Branches)),
-			at: make([]site, len(n.Branches)), bodies: make([]body, len(n.Branches))}
+		d := &ifNode{branches: make([]ifBranch, len(n.Branches))}
 		for i, b := range n.Branches {
-			d.conds[i] = c.expr(b.Cond)
-			d.tests[i], _ = d.conds[i].(boolExpr)
-			d.at[i] = c.site(b.Cond)
-			d.bodies[i] = c.body(b.Body)
+			br := &d.branches[i]
+			br.cond = c.expr(b.Cond)
+			br.test, _ = br.cond.(boolExpr)
+			br.at = c.site(b.Cond)
+			br.body = c.body(b.Body)
 		}
 		d.els = c.body(n.Else)
 		c.add(d)
@@ -409,7 +409,7 @@ func (c *compiler) output(n *jinja.OutputNode) {
 		}
 	case *filterX:
 		if x.c.printable() {
-			p.f = x
+			p.slot = printFilter
 		}
 	}
 	c.run = append(c.run, p)
@@ -645,7 +645,7 @@ func (c *compiler) expr(x jinja.Expr) expr {
 	case *jinja.AttrExpr:
 		a := &attrX{at: c.site(x), x: c.expr(x.X), name: x.Name, what: what(x.X), full: what(x), method: slices.Contains(dictMethods, x.Name), slot: -1}
 		if s, ok := a.x.(*slotX); ok {
-			a.slot = s.slot
+			a.slot = int32(s.slot)
 		}
 		return a
 	case *jinja.IndexExpr:

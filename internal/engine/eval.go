@@ -46,7 +46,7 @@ type attrX struct {
 	method bool   // name is a dict method: on a dict, x.name is the method, as in Python, never the key
 	// slot >= 0: x is that slot of the current activation (a slotX), read
 	// in place (item.title, message.role: most attributes a template reads).
-	slot int
+	slot int32
 }
 
 func (x *attrX) eval(st *state) Value {

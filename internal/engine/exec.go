@@ -61,11 +61,12 @@ type printPart struct {
 	// or an attribute of it (an attrX over that slotX). Most outputs are
 	// {{ name }} or {{ doc.title }} of a string: printPart.direct writes
 	// those without building their Value; any other value takes x.
+	// slot == printFilter: x is a *filterX whose builtin prints its
+	// result in place (see printFn).
 	slot int32
-	// f: x is a filter whose builtin prints its result in place (see
-	// printFn).
-	f *filterX
 }
+
+const printFilter = -2
 
 func (n printNode) exec(st *state) flow {
 	for i := range n {
@@ -74,8 +75,8 @@ func (n printNode) exec(st *state) flow {
 		case p.x == nil:
 			st.WriteString(p.text)
 		case p.slot >= 0 && p.direct(st):
-		case p.f != nil:
-			p.f.print(st, &p.at)
+		case p.slot == printFilter:
+			p.x.(*filterX).print(st, &p.at)
 		default:
 			if c, ok := p.x.(*addChainX); ok {
 				c.print(st, &p.at)
@@ -150,23 +151,29 @@ func (st *state) outputFull(at *site) {
 
 // ifNode is {% if %}…{% elif %}…{% else %}…{% endif %}.
 type ifNode struct {
-	conds  []expr
-	tests  []boolExpr // conds[i] as a boolExpr, or nil
-	at     []site     // of each condition
-	bodies []body     // one per condition
-	els    body
+	branches []ifBranch
+	els      body
+}
+
+// ifBranch is a condition of an {% if %} or {% elif %} and its body.
+type ifBranch struct {
+	cond expr
+	test boolExpr // cond as a boolExpr, or nil
+	at   site     // of cond
+	body body
 }
 
 func (n *ifNode) exec(st *state) flow {
-	for i, c := range n.conds {
+	for i := range n.branches {
+		b := &n.branches[i]
 		var ok bool
-		if b := n.tests[i]; b != nil {
-			ok = b.test(st)
+		if b.test != nil {
+			ok = b.test.test(st)
 		} else {
-			ok = st.truth(&n.at[i], c.eval(st))
+			ok = st.truth(&b.at, b.cond.eval(st))
 		}
 		if ok {
-			return n.bodies[i].exec(st)
+			return b.body.exec(st)
 		}
 	}
 	return n.els.exec(st)
