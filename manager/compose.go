@@ -164,7 +164,7 @@ func (p *Prompt) Partial(vars map[string]any, opts ...PromptOption) (*Prompt, er
 	}
 	var extra []string
 	for k := range q.vars {
-		if _, ok := c.declared[k]; !ok {
+		if c.declared(k) == nil {
 			extra = append(extra, k)
 		}
 	}
@@ -174,7 +174,7 @@ func (p *Prompt) Partial(vars map[string]any, opts ...PromptOption) (*Prompt, er
 	}
 	var nofn []string
 	for k := range q.funcs {
-		if _, ok := c.declared[k]; !ok {
+		if c.declared(k) == nil {
 			nofn = append(nofn, k)
 		}
 	}

@@ -579,7 +579,7 @@ func (l *loader) checkCache(c *compiled, prog *jinja.Program) {
 		return
 	}
 	e := &Error{Kind: ErrContract, Template: c.info.Name, Path: fe.File, Line: fe.Line, Col: fe.Col, Msg: "cache: " + fe.Msg}
-	if _, ok := c.declared[fe.Name]; ok {
+	if c.declared(fe.Name) != nil {
 		e.Variables = []string{fe.Name}
 	}
 	l.problem(e)

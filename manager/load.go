@@ -52,10 +52,12 @@ type snapshot struct {
 
 // compiled is one template, ready to render.
 type compiled struct {
-	info     Template
-	tmpl     *engine.Template
-	declared map[string]*Variable
-	unused   []string // declared but never referenced
+	info Template
+	tmpl *engine.Template
+	// byName indexes info.Variables by name when there are many
+	// (declared); nil for the usual few, which a scan finds as fast.
+	byName map[string]*Variable
+	unused []string // declared but never referenced
 	// unguarded are the reads of optional variables without a default
 	// that no guard covers, in a strict template (UnguardedReads).
 	unguarded []*Error
@@ -279,17 +281,39 @@ func (l *loader) emptyDuringSave(e Template, data []byte) bool {
 	return true
 }
 
+// scanVariables is how many declared variables a template's lookups by
+// name scan (compiled.declared) before it keeps them in a map.
+const scanVariables = 8
+
+// declared returns the declared variable called name, or nil.
+func (c *compiled) declared(name string) *Variable {
+	if c.byName != nil {
+		return c.byName[name]
+	}
+	for i := range c.info.Variables {
+		if c.info.Variables[i].Name == name {
+			return &c.info.Variables[i]
+		}
+	}
+	return nil
+}
+
 // compileSource checks and compiles source as entry e's template, read
 // from file (the entry's path, or an override's name for it).
 func (l *loader) compileSource(e Template, file, source string) *compiled {
 	nproblems := len(l.problems)
 	h := sha256.New()
 	h.Write([]byte(source))
-	c := &compiled{info: e, declared: map[string]*Variable{}, sizes: []int{len(source)}, sources: []string{file}}
+	c := &compiled{info: e, sizes: []int{len(source)}, sources: []string{file}}
 	names := make([]string, 0, len(e.Variables))
+	if len(c.info.Variables) > scanVariables {
+		c.byName = make(map[string]*Variable, len(c.info.Variables))
+	}
 	for i := range c.info.Variables {
 		v := &c.info.Variables[i]
-		c.declared[v.Name] = v
+		if c.byName != nil {
+			c.byName[v.Name] = v
+		}
 		names = append(names, v.Name)
 	}
 	tree, err := jinja.Parse(file, source, l.cfg.jinja)

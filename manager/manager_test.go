@@ -2,6 +2,7 @@ package manager_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,37 @@ func TestRenderErrorFields(t *testing.T) {
 	assert.Equal(t, "t.md", e.Path)
 	assert.Equal(t, []string{"a", "c"}, e.Variables)
 	assert.Equal(t, `t.md: template "t": missing variables: a, c`, err.Error())
+}
+
+// Variables are found by name alike in a template that declares a few
+// (looked up by a scan) and one that declares many (by an index): the
+// extra variables of a render are named, and a declared one is known.
+func TestDeclaredVariablesFewAndMany(t *testing.T) {
+	for _, n := range []int{2, 12} {
+		var names, src []string
+		vars := map[string]any{}
+		for i := range n {
+			name := fmt.Sprintf("v%02d", i)
+			names = append(names, `"`+name+`"`)
+			src = append(src, "{{ "+name+" }}")
+			vars[name] = i
+		}
+		index := `{"version":1,"templates":{"t":{"path":"t.md","variables":[` + strings.Join(names, ",") + `]}}}`
+		m, err := manager.New(set(index, map[string]string{"t.md": strings.Join(src, ",")}))
+		require.NoError(t, err, n)
+		_, err = m.Render("t", vars)
+		require.NoError(t, err, n)
+		vars["zz"], vars["aa"] = 1, 2
+		_, err = m.Render("t", vars)
+		require.ErrorIs(t, err, manager.ErrExtraVariables, n)
+		var e *manager.Error
+		require.ErrorAs(t, err, &e)
+		assert.Equal(t, []string{"aa", "zz"}, e.Variables, n)
+		_, ok := m.TextForm("t", fmt.Sprintf("v%02d", n-1))
+		assert.True(t, ok, n)
+		_, ok = m.TextForm("t", "zz")
+		assert.False(t, ok, n)
+	}
 }
 
 func TestRenderDoesNotModifyVars(t *testing.T) {

@@ -84,7 +84,7 @@ func (c *compiled) check(vars map[string]any, buf []any, b *schema.Budget) ([]an
 	var extra []string
 	if found != len(vars) {
 		for k := range vars {
-			if _, ok := c.declared[k]; !ok {
+			if c.declared(k) == nil {
 				extra = append(extra, k)
 			}
 		}

@@ -31,7 +31,7 @@ type TextForm struct {
 // it does not declare.
 func (m *Manager) TextForm(name, variable string) (form TextForm, ok bool) {
 	c := m.cur.Load().templates[name]
-	if c == nil || c.declared[variable] == nil {
+	if c == nil || c.declared(variable) == nil {
 		return TextForm{}, false
 	}
 	for _, s := range c.schemas {
