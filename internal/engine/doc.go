@@ -12,7 +12,9 @@
 //  3. A render (render.go) takes a pooled state (state.go), binds the
 //     variables to their slots and runs the root body: each node's exec
 //     reads its compiled fields, evaluates its expressions and writes to
-//     the state's output (output.go) or the chat sink (chat.go).
+//     the state's output (output.go) or the chat sink (chat.go). A
+//     printed filter with a print form (printed.go) writes its result
+//     there directly instead of building it.
 //  4. break and continue return a flow to their loop; an error unwinds
 //     the render as a failure, which Template.run turns into an *Error
 //     with the file, line and column of the construct that failed.
@@ -22,8 +24,8 @@
 // indexed by character, lists, tuples, dicts — with the host's data read
 // in place and never called; ops.go holds their semantics. The builtins
 // are tables, one file each: filters.go, tests.go, methods.go, globals.go,
-// json.go (tojson); Catalog describes them to the front end's checks, so
-// what a message lists is what runs. jsondecode.go reads JSON into values
+// json.go (tojson), made when first used; Catalog describes them to the
+// front end's checks, so what a message lists is what runs. jsondecode.go reads JSON into values
 // in one pass (DecodeJSON), as Python's json.loads reads it.
 //
 // A render's state carries its budgets (output, memory charged before
