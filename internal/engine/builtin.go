@@ -63,8 +63,9 @@ type builtinDef struct {
 // reports whether it did. It takes only the plain cases — for most,
 // string inputs and arguments and nothing undefined; for default, an
 // undefined input too — and leaves the output untouched when it returns
-// false: the caller then calls fn, which gives the result or the error. A filter printed this way never builds its result
-// string, so a prompt's {{ tags | join(", ") }} costs no allocation.
+// false: the caller then calls fn, which gives the result or the error.
+// A filter printed this way never builds its result string, so a
+// prompt's {{ tags | join(", ") }} costs no allocation.
 type printFn func(st *state, in Value, args []Value) (bool, error)
 
 // The kinds of input builtins take, and what they return.
