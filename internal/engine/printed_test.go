@@ -127,6 +127,11 @@ func TestPrintedFiltersAllocateNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	if raceEnabled {
+		// sync.Pool drops items at random under the race detector: the
+		// count is not the render's. go test without -race asserts it.
+		return
+	}
 	assert.Equal(t, 1.0, allocs, "allocations a render")
 }
 
