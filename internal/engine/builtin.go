@@ -49,10 +49,14 @@ type builtinDef struct {
 	// undef: the builtin takes an undefined input in a strict template
 	// (defined, default, …: the ways a template asks about one); any
 	// other is refused it there, as Jinja2's StrictUndefined refuses.
-	undef   bool
-	out     jinja.Result
-	refused string // why it is not supported, if it is not
-	fn      builtinFn
+	undef bool
+	// anyUndefined: the builtin answers alike for every undefined input
+	// (default), so an attribute missing before it need not record why
+	// it is missing, as a strict template's missing attribute does.
+	anyUndefined bool
+	out          jinja.Result
+	refused      string // why it is not supported, if it is not
+	fn           builtinFn
 	// print, when set, is fn for a filter whose result is printed
 	// ({{ x | f(…) }}): it writes str() of the result to the output
 	// without building it (see printFn).

@@ -659,7 +659,11 @@ func (c *compiler) expr(x jinja.Expr) expr {
 		if c.unknown(c.opt.filterDef(x.Name)) {
 			return c.failsAtRuntime(x, fmt.Sprintf("filter %q is not supported", x.Name))
 		}
-		return &filterX{x: c.input(x), c: *c.filterCall(x)}
+		f := &filterX{x: c.input(x), c: *c.filterCall(x)}
+		if a, ok := f.x.(*attrX); ok && f.c.def.anyUndefined {
+			a.quiet = true
+		}
+		return f
 	case *jinja.TestExpr:
 		if n, ok := x.X.(*jinja.NameExpr); ok && (x.Name == "defined" || x.Name == "undefined") {
 			return &definedX{x: c.expr(n), neg: (x.Name == "undefined") != x.Negated}

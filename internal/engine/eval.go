@@ -44,6 +44,10 @@ type attrX struct {
 	what   string // the expression x, for messages
 	full   string // the whole expression, x.name
 	method bool   // name is a dict method: on a dict, x.name is the method, as in Python, never the key
+	// quiet: the attribute is the input of a builtin that answers alike
+	// for every undefined value (x.note | default("none")): a miss is a
+	// plain undefined value, without the record of why it is missing.
+	quiet bool
 	// slot >= 0: x is that slot of the current activation (a slotX), read
 	// in place (item.title, message.role: most attributes a template reads).
 	slot int32
@@ -95,7 +99,7 @@ func (x *attrX) eval(st *state) Value {
 
 // miss is the value of x.name not found in v.
 func (x *attrX) miss(st *state, v Value) Value {
-	if !st.strict {
+	if !st.strict || x.quiet {
 		return undefined
 	}
 	m := &missing{at: &x.at, what: x.full, base: v, name: strValue(x.name), attr: true}

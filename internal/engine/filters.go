@@ -26,7 +26,7 @@ func defineFilters(filters map[string]*builtinDef) {
 		&builtinDef{name: "batch", in: kSeq, params: []param{req("linecount"), opt("fill_with", none0)}, fn: filterBatch},
 		&builtinDef{name: "capitalize", in: kString, out: outString, fn: strFilter(pyCapitalize), print: printCapitalize},
 		&builtinDef{name: "center", in: kString, out: outString, params: []param{opt("width", intValue(80))}, fn: filterCenter},
-		&builtinDef{name: "default", undef: true, out: outInOrArg, params: []param{takesUndefined(opt("default_value", strValue(""))), opt("boolean", vFalse)}, fn: filterDefault, print: printDefault},
+		&builtinDef{name: "default", undef: true, out: outInOrArg, params: []param{takesUndefined(opt("default_value", strValue(""))), opt("boolean", vFalse)}, fn: filterDefault, print: printDefault, anyUndefined: true},
 		&builtinDef{name: "dictsort", in: kObject, params: []param{opt("case_sensitive", vFalse), opt("by", strValue("key")), opt("reverse", vFalse)}, fn: filterDictsort},
 		&builtinDef{name: "escape", out: outString, fn: filterEscape},
 		&builtinDef{name: "filesizeformat", in: kNumber | kString, out: outString, params: []param{opt("binary", vFalse)}, fn: filterFilesize},

@@ -109,7 +109,7 @@ func TestPrintedFiltersWithinLimits(t *testing.T) {
 // render of them allocates its output and nothing else.
 func TestPrintedFiltersAllocateNothing(t *testing.T) {
 	src := `{{ tags | join(", ") }}|{{ name | replace("_", " ") }}|{{ team | upper }}|{{ owner | title }}|` +
-		`{{ owner | lower }}|{{ owner | capitalize }}|{{ doc | tojson }}`
+		`{{ owner | lower }}|{{ owner | capitalize }}|{{ doc | tojson }}|{{ doc.note | default("none") }}`
 	set := `{"version": 1, "templates": {"t": {"path": "t.md", "variables": ["tags", "name", "team", "owner", "doc"]}}}`
 	fsys := fstest.MapFS{"index.json": {Data: []byte(set)}, "t.md": {Data: []byte(src)}}
 	m, err := manager.New(fsys)
@@ -121,7 +121,7 @@ func TestPrintedFiltersAllocateNothing(t *testing.T) {
 	out, err := m.Render("t", vars)
 	require.NoError(t, err)
 	assert.Equal(t, `go, jinja, prompts|step one two|INFRA|Ada Lovelace-Byron|ada lovelace-byron|Ada lovelace-byron|`+
-		`{"id": 7, "tags": ["x", "y"], "title": "a \"quoted\" title"}`, out)
+		`{"id": 7, "tags": ["x", "y"], "title": "a \"quoted\" title"}|none`, out)
 	allocs := testing.AllocsPerRun(50, func() {
 		if _, err := m.Render("t", vars); err != nil {
 			t.Fatal(err)
@@ -133,6 +133,23 @@ func TestPrintedFiltersAllocateNothing(t *testing.T) {
 		return
 	}
 	assert.Equal(t, 1.0, allocs, "allocations a render")
+}
+
+// A missing attribute given to default is default's value in a strict
+// template, printed or not, and raises as before anywhere else.
+func TestMissingAttributeForDefault(t *testing.T) {
+	vars := map[string]any{"x": map[string]any{"a": "A"}, "sep": "|"}
+	for _, src := range []string{`{{ x.nope | default("d") }}`, `{% set r = x.nope | d("d") %}{{ r }}`,
+		`{{ x.nope | default(x.a ~ "!") }}`, `{{ (x.nope | default("")) ~ "." }}`} {
+		out, err := renderIn(t, true, src, vars)
+		require.NoError(t, err, src)
+		assert.Contains(t, []string{"d", "A!", "."}, out, src)
+	}
+	for _, src := range []string{`{{ x.nope | upper }}`, `{{ x.nope }}`, `{{ x.nope.deeper | default("d") }}`} {
+		_, err := renderIn(t, true, src, vars)
+		require.Error(t, err, src)
+		assert.Contains(t, err.Error(), "x.nope is undefined", src)
+	}
 }
 
 // renderIn renders src as the only template of a set declaring x, sep
