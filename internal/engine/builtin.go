@@ -65,9 +65,10 @@ type builtinDef struct {
 
 // printFn writes what printing fn(st, in, args, nil) would write, and
 // reports whether it did. It takes only the plain cases — for most,
-// string inputs and arguments and nothing undefined; for default, an
-// undefined input too — and leaves the output untouched when it returns
-// false: the caller then calls fn, which gives the result or the error.
+// string inputs and arguments; for default, an undefined input too; never
+// an undefined argument (builtinCall.print does not call it with one) —
+// and leaves the output untouched when it returns false: the caller then
+// calls fn, which gives the result or the error.
 // A filter printed this way never builds its result string, so a
 // prompt's {{ tags | join(", ") }} costs no allocation.
 type printFn func(st *state, in Value, args []Value) (bool, error)
@@ -251,8 +252,9 @@ type builtinCall struct {
 	kw   []kwExpr
 	// dyn and dynkw are *args and **kwargs, bound at run time.
 	dyn, dynkw expr
-	// fixed: the arguments, when each is a constant or a default and
-	// there are no extras (made at load; builtins never write to them).
+	// fixed: the arguments, when each is a constant or a default, none
+	// undefined, and there are no extras (made at load; builtins never
+	// write to them).
 	fixed []Value
 }
 
@@ -267,6 +269,9 @@ func (c *builtinCall) fix() {
 		case nil:
 			fixed[i] = c.def.params[i].def
 		case *constX:
+			if a.v.k == Undefined {
+				return // evaluated at each call, where the builtin's checks see it
+			}
 			fixed[i] = a.v
 		default:
 			return
@@ -343,13 +348,20 @@ func (c *builtinCall) printable() bool {
 // at is the printed expression's site.
 func (c *builtinCall) print(st *state, in Value, at *site) {
 	base := len(st.args)
-	args := c.fixed
+	args, undef := c.fixed, false // fixed arguments are never undefined
 	if args == nil {
 		base = c.push(st)
 		args = st.args[base:len(st.args):len(st.args)]
+		undef = anyUndefined(args)
 	}
 	st.at = &c.at
-	ok, err := c.def.print(st, in, args)
+	var ok bool
+	var err error
+	if !undef {
+		// An undefined argument is the builtin's to refuse or take (a
+		// strict template refuses it before fn runs): no print form sees one.
+		ok, err = c.def.print(st, in, args)
+	}
 	if err == nil && !ok {
 		var r Value
 		if r, err = c.def.invoke(st, in, args, nil); err == nil {
@@ -362,6 +374,16 @@ func (c *builtinCall) print(st *state, in Value, at *site) {
 	if err != nil {
 		st.fail(&c.at, err)
 	}
+}
+
+// anyUndefined reports whether one of args is undefined.
+func anyUndefined(args []Value) bool {
+	for i := range args {
+		if args[i].k == Undefined {
+			return true
+		}
+	}
+	return false
 }
 
 // callDynamic binds *args and **kwargs at run time.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -28,6 +29,9 @@ func TestPrintedFiltersAsTheirValues(t *testing.T) {
 		`tojson`, `tojson(indent=2)`, `tojson(4)`, `tojson(indent="\t")`, `tojson(indent=[1])`,
 		`default("none")`, `default("none", true)`, `default(x)`, `default("d", missing_p)`, `d(7)`,
 		`trim`, `trim("_")`, `trim(missing_p)`, `length`, `count`,
+		// Undefined arguments: refused in a strict set before the filter
+		// runs, taken as the filter takes them in a lenient one.
+		`tojson(indent=missing_p)`, `join(missing_p)`, `replace("a", missing_p)`, `default(missing_p, true)`,
 	}
 	var every strings.Builder // each ASCII byte between two letters
 	for c := range 128 {
@@ -139,16 +143,44 @@ func TestPrintedFiltersAllocateNothing(t *testing.T) {
 // template, printed or not, and raises as before anywhere else.
 func TestMissingAttributeForDefault(t *testing.T) {
 	vars := map[string]any{"x": map[string]any{"a": "A"}, "sep": "|"}
-	for _, src := range []string{`{{ x.nope | default("d") }}`, `{% set r = x.nope | d("d") %}{{ r }}`,
-		`{{ x.nope | default(x.a ~ "!") }}`, `{{ (x.nope | default("")) ~ "." }}`} {
+	for src, want := range map[string]string{
+		`{{ x.nope | default("d") }}`:          "d",
+		`{% set r = x.nope | d("d") %}{{ r }}`: "d",
+		`{{ x.nope | default(x.a ~ "!") }}`:    "A!",
+		`{{ (x.nope | default("")) ~ "." }}`:   ".",
+		`{{ x.a | default("d") }}`:             "A",
+		`{{ x.nope | default(none) is none }}`: "True",
+		`{{ x.nope | default("d", true) }}`:    "d",
+	} {
 		out, err := renderIn(t, true, src, vars)
 		require.NoError(t, err, src)
-		assert.Contains(t, []string{"d", "A!", "."}, out, src)
+		assert.Equal(t, want, out, src)
 	}
 	for _, src := range []string{`{{ x.nope | upper }}`, `{{ x.nope }}`, `{{ x.nope.deeper | default("d") }}`} {
 		_, err := renderIn(t, true, src, vars)
 		require.Error(t, err, src)
 		assert.Contains(t, err.Error(), "x.nope is undefined", src)
+	}
+}
+
+// jinjaTitleBreaks are the ASCII bytes after which Jinja2 3.1's title
+// starts a new word, as Jinja2 answers it (each byte c of 0–127 in
+// "ab"+c+"cd", title gives "Cd" after it exactly for these).
+var jinjaTitleBreaks = []byte{9, 10, 11, 12, 13, 28, 29, 30, 31, 32, '(', '-', '<', '[', '{'}
+
+// title, printed or not, breaks words after Jinja2's bytes and no others.
+func TestTitleBreaksEveryASCIIByte(t *testing.T) {
+	for c := range 128 {
+		rest := "cd"
+		if slices.Contains(jinjaTitleBreaks, byte(c)) {
+			rest = "Cd"
+		}
+		want := "Ab" + strings.ToLower(string(rune(c))) + rest
+		for _, src := range []string{`{{ x | title }}`, `{% set r = x | title %}{{ r }}`} {
+			got, err := renderIn(t, true, src, map[string]any{"x": "ab" + string(rune(c)) + "cd", "sep": "|"})
+			require.NoError(t, err, "%s, byte %d", src, c)
+			assert.Equal(t, want, got, "%s, byte %d", src, c)
+		}
 	}
 }
 
