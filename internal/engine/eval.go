@@ -54,21 +54,13 @@ type attrX struct {
 }
 
 func (x *attrX) eval(st *state) Value {
-	var v Value
+	// v is the value looked into: a slot's, read in place, or x's.
+	var v *Value
 	if x.slot >= 0 {
-		// A host's JSON data in a slot, read without copying its value.
-		p := &st.act.slots[x.slot]
-		if m, ok := p.ref.(map[string]any); ok && p.k == Dict && !x.method {
-			if r, ok := m[x.name]; ok {
-				if s, ok := r.(string); ok {
-					return strValue(s)
-				}
-				return FromGo(r)
-			}
-		}
-		v = *p
+		v = &st.act.slots[x.slot]
 	} else {
-		v = x.x.eval(st)
+		xv := x.x.eval(st)
+		v = &xv
 	}
 	if v.k == Dict && !x.method {
 		switch d := v.ref.(type) {
@@ -83,16 +75,16 @@ func (x *attrX) eval(st *state) Value {
 				}
 				return FromGo(r)
 			}
-			return x.miss(st, v)
+			return x.miss(st, *v)
 		}
 	}
 	st.at = &x.at
-	r, err := getAttr(v, x.name)
+	r, err := getAttr(*v, x.name)
 	if err != nil {
-		st.fail(&x.at, undefinedAttr(v, x.what, x.name, err))
+		st.fail(&x.at, undefinedAttr(*v, x.what, x.name, err))
 	}
 	if r.k == Undefined && r.ref == nil {
-		return x.miss(st, v)
+		return x.miss(st, *v)
 	}
 	return r
 }

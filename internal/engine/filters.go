@@ -1333,7 +1333,7 @@ func jinjaTitle(s string) string {
 		}
 	}
 	for i, r := range s {
-		if r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || pyIsSpace(r) {
+		if titleBreak(r) {
 			flush(i)
 			b.WriteRune(r)
 			start = i + utf8.RuneLen(r)

@@ -29,29 +29,44 @@ type jsonOpts struct {
 }
 
 func filterToJSON(st *state, in Value, a []Value, ex *extra) (Value, error) {
-	o := jsonOpts{itemSep: ", ", keySep: ": ", sortKeys: true, ensureASCII: true, htmlSafe: true}
-	if err := o.setIndent(a[0]); err != nil {
+	o, err := toJSONOpts(a)
+	if err != nil {
 		return Value{}, err
 	}
 	return dumpJSON(st, in, o)
+}
+
+// toJSONOpts are Jinja's tojson's options: sorted keys, ASCII, HTML-safe.
+func toJSONOpts(a []Value) (jsonOpts, error) {
+	o := jsonOpts{itemSep: ", ", keySep: ": ", sortKeys: true, ensureASCII: true, htmlSafe: true}
+	return o, o.setIndent(a[0])
 }
 
 // hfToJSON is the tojson of Hugging Face's chat-template environment:
 // json.dumps(x, ensure_ascii=False, indent=None, separators=None,
 // sort_keys=False), without HTML escaping.
 func hfToJSON(st *state, in Value, a []Value, _ *extra) (Value, error) {
+	o, err := hfToJSONOpts(a)
+	if err != nil {
+		return Value{}, err
+	}
+	return dumpJSON(st, in, o)
+}
+
+// hfToJSONOpts are hfToJSON's options, from its arguments.
+func hfToJSONOpts(a []Value) (jsonOpts, error) {
 	o := jsonOpts{itemSep: ", ", keySep: ": ", ensureASCII: truthy(a[0]), sortKeys: truthy(a[3])}
 	if err := o.setIndent(a[1]); err != nil {
-		return Value{}, err
+		return o, err
 	}
 	if a[2].k != None {
 		items, err := values(a[2])
 		if err != nil || len(items) != 2 || items[0].k != String || items[1].k != String {
-			return Value{}, fmt.Errorf("tojson: separators must be a pair of strings")
+			return o, fmt.Errorf("tojson: separators must be a pair of strings")
 		}
 		o.itemSep, o.keySep = items[0].s, items[1].s
 	}
-	return dumpJSON(st, in, o)
+	return o, nil
 }
 
 var hfToJSONDef = &builtinDef{name: "tojson", params: []param{

@@ -129,26 +129,19 @@ func printReplace(st *state, in Value, a []Value) (bool, error) {
 // printToJSON and printHFToJSON are tojson printed: the JSON is written
 // from the render's tojson buffer, not copied into a string first.
 func printToJSON(st *state, in Value, a []Value) (bool, error) {
-	o := jsonOpts{itemSep: ", ", keySep: ": ", sortKeys: true, ensureASCII: true, htmlSafe: true}
-	if err := o.setIndent(a[0]); err != nil {
-		return false, nil
-	}
-	return printJSON(st, in, o)
+	o, err := toJSONOpts(a)
+	return printJSON(st, in, o, err)
 }
 
 func printHFToJSON(st *state, in Value, a []Value) (bool, error) {
-	if a[0].k != Bool || a[2].k != None || a[3].k != Bool {
-		return false, nil
-	}
-	o := jsonOpts{itemSep: ", ", keySep: ": ", ensureASCII: a[0].n != 0, sortKeys: a[3].n != 0}
-	if err := o.setIndent(a[1]); err != nil {
-		return false, nil
-	}
-	return printJSON(st, in, o)
+	o, err := hfToJSONOpts(a)
+	return printJSON(st, in, o, err)
 }
 
-func printJSON(st *state, in Value, o jsonOpts) (bool, error) {
-	if in.k == Undefined {
+// printJSON prints in's JSON written with o; a bad option (optErr) or an
+// undefined value is the filter's to refuse.
+func printJSON(st *state, in Value, o jsonOpts, optErr error) (bool, error) {
+	if optErr != nil || in.k == Undefined {
 		return false, nil
 	}
 	b, err := writeJSON(st, in, o)
@@ -189,11 +182,19 @@ func printCapitalize(st *state, in Value, _ []Value) (bool, error) {
 }
 
 // titleBreakASCII holds the ASCII bytes after which jinjaTitle starts a
-// new word: "-", "(", "{", "[", "<" and Python's white space.
+// new word (titleBreak): "-", "(", "{", "[", "<" and Python's white space.
 var titleBreakASCII = [utf8.RuneSelf]bool{
 	'-': true, '(': true, '{': true, '[': true, '<': true,
 	'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true,
 	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true,
+}
+
+// titleBreak reports whether jinjaTitle starts a new word after r.
+func titleBreak(r rune) bool {
+	if r < utf8.RuneSelf {
+		return titleBreakASCII[r]
+	}
+	return pyIsSpace(r)
 }
 
 // printCased writes an ASCII string upper-cased, lower-cased, as a title
